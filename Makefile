@@ -1,0 +1,30 @@
+# The two commands: `make run` starts the gateway, `make test` runs every check.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: setup run test lint bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+setup: $(VENV)/.installed
+
+run: setup
+	$(VENV)/bin/agentmail-gateway serve
+
+lint: setup
+	$(PY) -m ruff check gateway tests bench
+	$(PY) -m mypy
+
+test: lint
+	$(PY) -m pytest
+
+bench: setup
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

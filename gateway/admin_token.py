@@ -1,0 +1,61 @@
+"""The admin token: configured (env or file), or generated once at first start.
+
+A generated token is written once to `<data>/admin-token` (0600) and only its path is
+logged; the store keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from gateway.config import SettingError, Settings
+from gateway.fsutil import write_private_file
+from gateway.identities import IdentityStore, new_token
+
+__all__ = ["ADMIN_TOKEN_FILE", "configured_admin_token", "ensure_admin_token", "rotate_admin_token"]
+
+log = logging.getLogger(__name__)
+
+ADMIN_TOKEN_FILE = "admin-token"  # noqa: S105 - a file name, not a secret
+
+
+def configured_admin_token(settings: Settings) -> str | None:
+    """The operator's admin token from AGENTMAIL_ADMIN_TOKEN or _FILE, or None."""
+    if settings.admin_token is not None:
+        token = settings.admin_token.reveal().strip()
+    elif settings.admin_token_file is not None:
+        try:
+            token = settings.admin_token_file.read_text().strip()
+        except OSError as exc:
+            raise SettingError(
+                f"AGENTMAIL_ADMIN_TOKEN_FILE={str(settings.admin_token_file)!r}: cannot read it ({exc.strerror})"
+            ) from None
+    else:
+        return None
+    if len(token) < 16:
+        raise SettingError("the configured admin token is shorter than 16 characters")
+    return token
+
+
+def ensure_admin_token(settings: Settings, store: IdentityStore) -> Path | None:
+    """Make the store's admin token match the settings; returns the file a new one went to."""
+    configured = configured_admin_token(settings)
+    if configured is not None:
+        store.set_admin_token(configured)
+        return None
+    if store.has_admin_token():
+        return None
+    return rotate_admin_token(settings, store)
+
+
+def rotate_admin_token(settings: Settings, store: IdentityStore) -> Path:
+    """Replace the generated admin token; the new one is written to `<data>/admin-token`."""
+    if configured_admin_token(settings) is not None:
+        raise SettingError("the admin token is configured (AGENTMAIL_ADMIN_TOKEN or _FILE): change it there")
+    token = new_token()
+    path = settings.data_dir / ADMIN_TOKEN_FILE
+    write_private_file(path, (token + "\n").encode())
+    store.set_admin_token(token)
+    log.info("admin token written to %s (mode 0600)", path)
+    return path

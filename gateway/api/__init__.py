@@ -1,0 +1,1 @@
+"""HTTP only: controllers, authentication, wire schemas and the one error mapping."""

@@ -1,0 +1,106 @@
+"""Who is calling, and whether they may use this path: DESIGN.md's "Who may do what".
+
+Every route is authenticated unless excluded (health, schema): a route that forgets a check
+still needs a valid token. A token on another identity's path is refused with 403 before any
+lookup, so it learns nothing about that identity or its messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from litestar import Request
+from litestar.connection import ASGIConnection
+from litestar.handlers.base import BaseRouteHandler
+from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
+from litestar.params import FromPath
+
+from gateway.errors import Forbidden, InvalidInput, NotFound, Unauthorized
+from gateway.identities import Identity, IdentityStore, Principal
+from gateway.mail.recipients import normalize_address
+
+__all__ = [
+    "PUBLIC_PATHS",
+    "TokenAuth",
+    "admin_only",
+    "admin_or_provisioner",
+    "mail_identity",
+    "managed_identity",
+]
+
+PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
+_MAX_TOKEN_CHARS: Final = 256
+
+
+class TokenAuth(AbstractAuthenticationMiddleware):
+    """Bearer token from the Authorization header only (never a query string or cookie)."""
+
+    async def authenticate_request(self, connection: ASGIConnection[Any, Any, Any, Any]) -> AuthenticationResult:
+        header = connection.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Unauthorized("send 'Authorization: Bearer <token>'")
+        if len(token) > _MAX_TOKEN_CHARS:
+            raise Unauthorized("unknown or revoked token")
+        store: IdentityStore = connection.app.state.store
+        principal = store.authenticate(token)
+        return AuthenticationResult(user=principal, auth=None)
+
+
+def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    principal = connection.scope.get("user")
+    if not isinstance(principal, Principal):
+        raise Unauthorized("authentication required")
+    return principal
+
+
+def admin_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard: the admin token only."""
+    if _principal(connection).kind != "admin":
+        raise Forbidden("this needs the admin token")
+
+
+def admin_or_provisioner(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """Guard: the admin or a provisioner token."""
+    if _principal(connection).kind not in ("admin", "provisioner"):
+        raise Forbidden("this needs the admin token or a provisioner token")
+
+
+def _path_address(raw: str) -> str:
+    address = normalize_address(raw)
+    if address is None:
+        raise InvalidInput("the path does not hold a valid address")
+    return address
+
+
+def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+    """The identity whose mail this request touches: the admin's pick, or the caller itself."""
+    principal = _principal(request)
+    wanted = _path_address(address)
+    if principal.kind == "identity" and principal.identity is not None:
+        if principal.identity.address != wanted:
+            raise Forbidden("this token belongs to another identity")
+        return principal.identity
+    if principal.kind != "admin":
+        raise Forbidden("provisioner tokens never read mail")
+    store: IdentityStore = request.app.state.store
+    return store.get_identity(wanted)
+
+
+def managed_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+    """The identity this request manages (delete, rotate): admin, itself, or its provisioner."""
+    principal = _principal(request)
+    wanted = _path_address(address)
+    if principal.kind == "identity" and principal.identity is not None:
+        if principal.identity.address != wanted:
+            raise Forbidden("this token belongs to another identity")
+        return principal.identity
+    store: IdentityStore = request.app.state.store
+    identity = store.find_identity(wanted)
+    if principal.kind == "provisioner" and (identity is None or identity.created_by != principal.token_id):
+        # Same answer whether or not it exists: a provisioner learns only about its own.
+        raise Forbidden("this provisioner token did not create that identity")
+    if identity is None:
+        raise NotFound("no such identity")
+    return identity

@@ -1,0 +1,1 @@
+"""Thin route handlers: parse the request, call one function, shape the response."""

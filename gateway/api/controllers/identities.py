@@ -1,0 +1,76 @@
+"""/v1/identities: create, list, rotate and delete identities."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, delete, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromQuery, JSONBody, QueryParameter
+
+from gateway.api.auth import admin_or_provisioner, managed_identity
+from gateway.api.schemas import CreatedIdentityOut, CreateIdentityIn, IdentityListOut, IdentityOut, RotatedOut
+from gateway.errors import Forbidden
+from gateway.identities import Identity, IdentityStore, Principal
+
+__all__ = ["IdentityController"]
+
+
+class IdentityController(Controller):
+    path = "/v1/identities"
+    tags = ["identities"]
+
+    @post("/", guards=[admin_or_provisioner], operation_id="createIdentity", status_code=201)
+    async def create(
+        self,
+        request: Request[Principal, Any, Any],
+        store: NamedDependency[IdentityStore],
+        data: JSONBody[CreateIdentityIn],
+    ) -> CreatedIdentityOut:
+        """Create an identity; its token is in this response only."""
+        principal = request.user
+        if data.force and principal.kind != "admin":
+            raise Forbidden("only the admin may force a quarantined name")
+        identity, token = store.create_identity(
+            data.local_part,
+            ttl_seconds=data.ttl_seconds,
+            label=data.label,
+            created_by=principal.token_id if principal.kind == "provisioner" else None,
+            force=data.force,
+        )
+        return CreatedIdentityOut.of(identity, token)
+
+    @get("/", guards=[admin_or_provisioner], operation_id="listIdentities")
+    async def list_identities(
+        self,
+        request: Request[Principal, Any, Any],
+        store: NamedDependency[IdentityStore],
+        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+        after: FromQuery[str | None] = None,
+    ) -> IdentityListOut:
+        """Identities by address; a provisioner sees only those it created. Never tokens."""
+        principal = request.user
+        created_by = principal.token_id if principal.kind == "provisioner" else None
+        rows = store.list_identities(created_by=created_by, after=after, limit=limit + 1)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return IdentityListOut([IdentityOut.of(i) for i in rows], rows[-1].address if more else None)
+
+    @post(
+        "/{address:str}/rotate",
+        dependencies={"identity": Provide(managed_identity, sync_to_thread=False)},
+        operation_id="rotateIdentityToken",
+        status_code=200,
+    )
+    async def rotate(self, store: NamedDependency[IdentityStore], identity: NamedDependency[Identity]) -> RotatedOut:
+        """A new token for the identity; the old one stops working at once."""
+        return RotatedOut(identity.address, store.rotate(identity))
+
+    @delete(
+        "/{address:str}",
+        dependencies={"identity": Provide(managed_identity, sync_to_thread=False)},
+        operation_id="deleteIdentity",
+    )
+    async def remove(self, store: NamedDependency[IdentityStore], identity: NamedDependency[Identity]) -> None:
+        """Delete the identity; its name is quarantined, its mail stays until retention."""
+        store.delete_identity(identity)

@@ -1,0 +1,75 @@
+"""The one place errors become HTTP: `{"error": code, "detail": text}` with the right status.
+
+Library exception text is never echoed: it can carry request data (tokens included).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.types import ExceptionHandlersMap
+
+from gateway.errors import GatewayError
+
+__all__ = ["EXCEPTION_HANDLERS"]
+
+log = logging.getLogger(__name__)
+
+_CODES: Final = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "timeout",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+}
+
+
+def _error(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response({"error": code, "detail": detail}, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+
+def _gateway_error(_: Request[Any, Any, Any], exc: GatewayError) -> Response[Any]:
+    return _error(exc.status, exc.code, exc.detail)
+
+
+def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
+    # Litestar's extra holds per-field messages; keep the field and message, never the value.
+    parts = []
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        if isinstance(item, dict):
+            key = item.get("key") or item.get("source") or "body"
+            parts.append(f"{key}: {item.get('message', 'invalid')}")
+    detail = "; ".join(parts) or "the request is malformed"
+    return _error(400, "invalid_request", detail)
+
+
+def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    status = exc.status_code
+    if status >= 500:
+        log.error("HTTP %d: %s", status, exc.detail)
+        return _error(status, "internal_error", "the gateway failed; see its log")
+    headers = {"Retry-After": exc.headers["Retry-After"]} if exc.headers and "Retry-After" in exc.headers else None
+    code = _CODES.get(status, "invalid_request")
+    detail = exc.detail if status in (404, 405, 413, 415) else code.replace("_", " ")
+    return _error(status, code, str(detail), headers)
+
+
+def _unexpected(_: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    log.exception("unhandled error", exc_info=exc)
+    return _error(500, "internal_error", "the gateway failed; see its log")
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    GatewayError: _gateway_error,
+    ValidationException: _validation_error,
+    HTTPException: _http_error,
+    Exception: _unexpected,
+}

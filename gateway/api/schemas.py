@@ -1,0 +1,202 @@
+"""The /v1 wire format: msgspec structs, snake_case, with converters from domain values."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Literal
+
+import msgspec
+
+from gateway.identities import ApiToken, Identity
+from gateway.inbox import FullMessage, Page, View
+
+__all__ = [
+    "AttachmentOut",
+    "CodeOut",
+    "CreateIdentityIn",
+    "CreateTokenIn",
+    "CreatedIdentityOut",
+    "CreatedTokenOut",
+    "ErrorOut",
+    "HeaderOut",
+    "IdentityListOut",
+    "IdentityOut",
+    "LinkOut",
+    "MessageOut",
+    "MessagePageAfterOut",
+    "MessagePageOut",
+    "RotatedOut",
+    "SeenIn",
+    "SummaryOut",
+    "TokenOut",
+]
+
+MAX_TTL_SECONDS = 10 * 365 * 86400
+
+
+class _In(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """Request bodies reject unknown fields: a typo must not be silently ignored."""
+
+
+class CreateIdentityIn(_In, frozen=True):
+    local_part: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+    ttl_seconds: Annotated[int, msgspec.Meta(ge=1, le=MAX_TTL_SECONDS)] | None = None
+    label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    force: bool = False
+    """Admin only: re-create a quarantined name (it still never sees earlier mail)."""
+
+
+class CreateTokenIn(_In, frozen=True):
+    scope: Literal["provision"]
+    label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class SeenIn(_In, frozen=True):
+    seen: bool
+
+
+class ErrorOut(msgspec.Struct):
+    error: str
+    detail: str
+
+
+class IdentityOut(msgspec.Struct):
+    address: str
+    created_at: datetime
+    expires_at: datetime | None
+    label: str | None
+
+    @classmethod
+    def of(cls, identity: Identity) -> IdentityOut:
+        return cls(identity.address, identity.created_at, identity.expires_at, identity.label)
+
+
+class CreatedIdentityOut(msgspec.Struct):
+    address: str
+    token: str
+    """Shown once: only its hash is stored."""
+    created_at: datetime
+    expires_at: datetime | None
+    label: str | None
+
+    @classmethod
+    def of(cls, identity: Identity, token: str) -> CreatedIdentityOut:
+        return cls(identity.address, token, identity.created_at, identity.expires_at, identity.label)
+
+
+class IdentityListOut(msgspec.Struct):
+    identities: list[IdentityOut]
+    next_after: str | None
+    """Pass as `after` for the next page; null at the end."""
+
+
+class RotatedOut(msgspec.Struct):
+    address: str
+    token: str
+
+
+class TokenOut(msgspec.Struct):
+    id: str
+    scope: Literal["provision"]
+    label: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, token: ApiToken) -> TokenOut:
+        return cls(token.id, "provision", token.label, token.created_at)
+
+
+class CreatedTokenOut(msgspec.Struct):
+    id: str
+    scope: Literal["provision"]
+    token: str
+    label: str | None
+    created_at: datetime
+
+
+class CodeOut(msgspec.Struct):
+    value: str
+    context: str = ""
+    source: str = ""
+
+
+class LinkOut(msgspec.Struct):
+    url: str
+    context: str = ""
+    source: str = ""
+
+
+class SummaryOut(msgspec.Struct, rename={"from_": "from"}):
+    id: str
+    from_: str
+    to: list[str]
+    subject: str
+    received_at: datetime
+    size: int
+    seen: bool
+    codes: list[CodeOut]
+    links: list[LinkOut]
+
+    @classmethod
+    def of(cls, view: View) -> SummaryOut:
+        s = view.summary
+        return cls(
+            id=s.id,
+            from_=s.from_header,
+            to=list(s.to),
+            subject=s.subject,
+            received_at=datetime.fromtimestamp(s.received_ts, UTC),
+            size=s.size,
+            seen=view.seen,
+            codes=msgspec.json.decode(s.codes_json, type=list[CodeOut]),
+            links=msgspec.json.decode(s.links_json, type=list[LinkOut]),
+        )
+
+
+class HeaderOut(msgspec.Struct):
+    name: str
+    value: str
+
+
+class AttachmentOut(msgspec.Struct):
+    filename: str | None
+    content_type: str
+    size: int
+
+
+class MessageOut(SummaryOut, rename={"from_": "from"}):
+    headers: list[HeaderOut]
+    text: str
+    html: str | None
+    """The raw HTML as sent: for agents. Humans view it sanitized at /ui."""
+    attachments: list[AttachmentOut]
+
+    @classmethod
+    def full(cls, message: FullMessage) -> MessageOut:
+        base = SummaryOut.of(message.view)
+        p = message.parsed
+        return cls(
+            **{f: getattr(base, f) for f in base.__struct_fields__},
+            headers=[HeaderOut(h.name, h.value) for h in p.headers],
+            text=p.text,
+            html=p.html,
+            attachments=[AttachmentOut(a.filename, a.content_type, a.size) for a in p.attachments],
+        )
+
+
+class MessagePageOut(msgspec.Struct):
+    messages: list[SummaryOut]
+    next_before_id: str | None
+
+    @classmethod
+    def of(cls, page: Page) -> MessagePageOut:
+        return cls([SummaryOut.of(v) for v in page.views], page.next_before_id)
+
+
+class MessagePageAfterOut(msgspec.Struct):
+    messages: list[SummaryOut]
+    next_after_id: str | None
+
+    @classmethod
+    def of(cls, page: Page) -> MessagePageAfterOut:
+        return cls([SummaryOut.of(v) for v in page.views], page.next_after_id)

@@ -1,0 +1,146 @@
+"""The composition root: `create_app(settings)` builds and wires everything, once.
+
+Opening the durable store happens here, synchronously, so a corrupt store stops start-up
+before anything listens. The lifespan starts the source, the sync and the SMTP intake in
+that order and stops them in reverse.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+
+from gateway import __version__
+from gateway.admin_token import ensure_admin_token
+from gateway.api.auth import PUBLIC_PATHS, TokenAuth
+from gateway.api.controllers.identities import IdentityController
+from gateway.api.controllers.messages import MessageController
+from gateway.api.controllers.system import health
+from gateway.api.controllers.tokens import TokenController
+from gateway.api.exceptions import EXCEPTION_HANDLERS
+from gateway.config import SettingError, Settings
+from gateway.fsutil import ensure_private_dir
+from gateway.identities import IdentityStore
+from gateway.inbox import Inbox
+from gateway.index import MessageIndex
+from gateway.intake.smtp import start_smtp_server
+from gateway.retention import Retention
+from gateway.sources.base import MailSource
+from gateway.sources.local import LocalSource
+from gateway.sync import Sync
+
+__all__ = ["Gateway", "create_app", "open_store"]
+
+log = logging.getLogger(__name__)
+
+MAX_REQUEST_BYTES = 64 * 1024  # JSON bodies here are tiny; anything bigger is a mistake or abuse
+
+
+@dataclass(slots=True)
+class Gateway:
+    """Everything one running gateway holds; the lifespan fills in what listens."""
+
+    settings: Settings
+    store: IdentityStore
+    index: MessageIndex
+    source: MailSource
+    sync: Sync
+    inbox: Inbox
+    retention: Retention
+    smtp_address: tuple[str, int] | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+def open_store(settings: Settings) -> IdentityStore:
+    """The durable identity store of these settings (StoreError when it cannot be trusted)."""
+    reserved = {*settings.reserved_local_parts, settings.catchall.partition("@")[0]}
+    return IdentityStore.open(
+        settings.data_dir / "identities.db",
+        domain=settings.domain,
+        reserved=reserved,
+        quarantine_seconds=settings.reuse_quarantine,
+    )
+
+
+def _build(settings: Settings, source: MailSource | None) -> Gateway:
+    ensure_private_dir(settings.data_dir)
+    store = open_store(settings)
+    ensure_admin_token(settings, store)
+    index = MessageIndex.open(settings.data_dir / "index.db")
+    if source is None:
+        if settings.source_kind == "imap":
+            raise SettingError("AGENTMAIL_IMAP_HOST is set, but this version has only the embedded source")
+        source = LocalSource(settings.data_dir / "maildir")
+    sync = Sync(source, index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
+    inbox = Inbox(store, index, source, max_bytes=settings.max_message_bytes)
+    retention = Retention(source, index, store, days=settings.retention_days)
+    return Gateway(settings, store, index, source, sync, inbox, retention)
+
+
+def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
+    """The Litestar app for `settings`; `source` replaces the configured mail source (tests)."""
+    gw = _build(settings, source)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        smtp = None
+        await gw.source.start()
+        gw.tasks.append(asyncio.create_task(gw.sync.run(), name="sync"))
+        retention = asyncio.create_task(gw.retention.run(), name="retention")
+        try:
+            if isinstance(gw.source, LocalSource):
+                smtp = await start_smtp_server(
+                    host=settings.smtp_host,
+                    port=settings.smtp_port,
+                    domain=settings.domain,
+                    max_message_bytes=settings.max_message_bytes,
+                    deliver=gw.source.deliver,
+                )
+                host, port = smtp.sockets[0].getsockname()[:2]
+                gw.smtp_address = (host, port)
+                log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)
+            yield
+        finally:
+            if smtp is not None:
+                smtp.close()
+                await smtp.wait_closed()
+            retention.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await retention
+            await gw.source.stop()  # the sync's next_batch returns [] and it ends
+            for task in gw.tasks:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(task, timeout=5)
+            gw.index.close()
+            gw.store.close()
+
+    app = Litestar(
+        route_handlers=[IdentityController, MessageController, TokenController, health],
+        dependencies={
+            "store": Provide(lambda: gw.store, sync_to_thread=False),
+            "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
+            "source_kind": Provide(lambda: gw.source.kind, sync_to_thread=False),
+        },
+        middleware=[lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
+        exception_handlers=EXCEPTION_HANDLERS,
+        lifespan=[lifespan],
+        request_max_body_size=MAX_REQUEST_BYTES,
+        openapi_config=OpenAPIConfig(
+            title="agentmail-gateway",
+            version=__version__,
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin()],
+        ),
+        debug=False,
+    )
+    app.state.gateway = gw
+    app.state.store = gw.store
+    return app

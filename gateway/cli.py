@@ -1,0 +1,178 @@
+"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`.
+
+The only module that reads argv and the process environment, and the only one that exits.
+Identity commands work on the local data directory directly (safe while the gateway runs:
+the store is SQLite in WAL mode).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from gateway import __version__
+from gateway.config import SettingError, Settings, describe, env_name, load_settings
+from gateway.errors import GatewayError
+
+__all__ = ["main"]
+
+log = logging.getLogger("gateway")
+
+
+def _settings_flags() -> argparse.ArgumentParser:
+    """One --flag per setting (same name as the variable, without the prefix)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("settings (each also AGENTMAIL_<NAME> in the environment or .env)")
+    docs = {var: doc for var, _, doc in describe()}
+    for f in dataclasses.fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        group.add_argument(flag, dest=f"setting_{f.name}", default=None, metavar="VALUE", help=docs[env_name(f.name)])
+    group.add_argument("--env-file", default=".env", help="settings file read before the environment (default: ./.env)")
+    return parser
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _settings_flags()
+    parser = argparse.ArgumentParser(
+        prog="agentmail-gateway",
+        description="A self-hosted mail gateway: an address and a token for every agent.",
+    )
+    parser.add_argument("--version", action="version", version=f"agentmail-gateway {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("serve", parents=[common], help="run the gateway (HTTP API + embedded SMTP intake)")
+
+    identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
+    create = identity.add_parser("create", parents=[common], help="create an identity; prints its token once")
+    create.add_argument("local_part", nargs="?", help="the name before @ (random when omitted)")
+    create.add_argument("--ttl", type=int, dest="ttl_seconds", help="lifetime in seconds")
+    create.add_argument("--label", help="a note for yourself")
+    create.add_argument("--force", action="store_true", help="re-create a quarantined name")
+    identity.add_parser("list", parents=[common], help="list identities (never tokens)")
+    for action, text in (("rotate", "issue a new token; the old one dies at once"), ("delete", "delete an identity")):
+        sub = identity.add_parser(action, parents=[common], help=text)
+        sub.add_argument("address")
+
+    token = commands.add_parser("token", help="provisioner tokens").add_subparsers(dest="action", required=True)
+    tcreate = token.add_parser(
+        "create", parents=[common], help="a provisioner token (creates identities, reads no mail)"
+    )
+    tcreate.add_argument("--label")
+
+    admin = commands.add_parser("admin", help="the admin token").add_subparsers(dest="action", required=True)
+    admin.add_parser("rotate", parents=[common], help="replace the generated admin token")
+    return parser
+
+
+def _load(args: argparse.Namespace) -> Settings:
+    overrides = {
+        name.removeprefix("setting_"): value
+        for name, value in vars(args).items()
+        if name.startswith("setting_") and value is not None
+    }
+    return load_settings(os.environ, env_file=Path(args.env_file), overrides=overrides)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        settings = _load(args)
+        logging.basicConfig(
+            level=settings.log_level.upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
+        if args.command == "serve":
+            return _serve(settings)
+        return _manage(settings, args)
+    except (SettingError, GatewayError) as exc:
+        detail = exc.detail if isinstance(exc, GatewayError) else str(exc)
+        print(f"agentmail-gateway: {detail}", file=sys.stderr)
+        return 2
+
+
+def _serve(settings: Settings) -> int:
+    import uvicorn
+
+    from gateway.app import create_app
+
+    app = create_app(settings)
+    print(
+        f"agentmail-gateway {__version__}: API on http://{settings.http_host}:{settings.http_port}"
+        f"  SMTP on {settings.smtp_host}:{settings.smtp_port}  domain {settings.domain}"
+        f"  data {settings.data_dir}",
+        file=sys.stderr,
+        flush=True,
+    )
+    config = uvicorn.Config(
+        app,
+        host=settings.http_host,
+        port=settings.http_port,
+        log_level=settings.log_level,
+        lifespan="on",
+        server_header=False,
+    )
+    uvicorn.Server(config).run()  # handles Ctrl-C / SIGTERM: stops accepting, runs shutdown
+    return 0
+
+
+def _manage(settings: Settings, args: argparse.Namespace) -> int:
+    from gateway.admin_token import rotate_admin_token
+    from gateway.app import open_store
+    from gateway.fsutil import ensure_private_dir
+
+    ensure_private_dir(settings.data_dir)
+    store = open_store(settings)
+    try:
+        out: Any
+        if args.command == "admin":
+            path = rotate_admin_token(settings, store)
+            print(f"new admin token written to {path}")
+            return 0
+        if args.command == "token":
+            record, token = store.create_api_token(args.label)
+            out = {"id": record.id, "scope": "provision", "token": token}
+        elif args.action == "create":
+            identity, token = store.create_identity(
+                args.local_part, ttl_seconds=args.ttl_seconds, label=args.label, force=args.force
+            )
+            out = {"address": identity.address, "token": token, "created_at": identity.created_at.isoformat()}
+        elif args.action == "list":
+            for identity in _all_identities(store):
+                expires = identity.expires_at.isoformat() if identity.expires_at else "-"
+                created = f"{identity.created_at:%Y-%m-%dT%H:%M:%SZ}"
+                print(f"{identity.address}\tcreated {created}\texpires {expires}\t{identity.label or ''}")
+            return 0
+        else:
+            found = store.find_identity(args.address)
+            if found is None:
+                print(f"agentmail-gateway: no identity {args.address}", file=sys.stderr)
+                return 1
+            if args.action == "rotate":
+                out = {"address": found.address, "token": store.rotate(found)}
+            else:
+                store.delete_identity(found)
+                out = {"deleted": found.address}
+        print(json.dumps(out))
+        return 0
+    finally:
+        store.close()
+
+
+def _all_identities(store: Any) -> list[Any]:
+    rows: list[Any] = []
+    after = None
+    while True:
+        page = store.list_identities(after=after, limit=500)
+        rows += page
+        if len(page) < 500:
+            return rows
+        after = page[-1].local_part

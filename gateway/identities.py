@@ -1,0 +1,489 @@
+"""The durable store: identities, hashed tokens, quarantined names and per-identity marks.
+
+Everything here is what the mailbox cannot give back: losing it loses access, so the store
+fails closed (a corrupt or unreadable file stops start-up) and is never replaced by an empty
+one. Tokens are `am_` + 24 random bytes (base64url); only their SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final, Literal
+
+from gateway.errors import Conflict, NotFound, StoreError, Unauthorized
+from gateway.fsutil import ensure_private_dir
+from gateway.names import check_local_part, random_local_part
+
+__all__ = [
+    "ApiToken",
+    "Identity",
+    "IdentityStore",
+    "Marks",
+    "Principal",
+    "hash_token",
+    "new_token",
+]
+
+TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
+SCHEMA_VERSION: Final = 1
+_RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS identities (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: marks and tokens hang on it
+    local_part TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL,
+    expires_at REAL,
+    label TEXT,
+    created_by TEXT
+);
+CREATE INDEX IF NOT EXISTS identities_by_creator ON identities (created_by, local_part);
+CREATE TABLE IF NOT EXISTS tokens (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('admin', 'provision', 'identity')),
+    hash TEXT NOT NULL UNIQUE,
+    identity_id INTEGER REFERENCES identities (id) ON DELETE CASCADE,
+    label TEXT,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_by_identity ON tokens (identity_id);
+CREATE TABLE IF NOT EXISTS quarantine (local_part TEXT PRIMARY KEY, until REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS marks (
+    identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
+    message_id TEXT NOT NULL,
+    seen INTEGER NOT NULL DEFAULT 0,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (identity_id, message_id)
+) WITHOUT ROWID;
+"""
+
+
+def new_token() -> str:
+    """A fresh bearer token: `am_` + 24 random bytes, base64url."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex of a token: the only form the store keeps."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _utc(ts: float | None) -> datetime | None:
+    return None if ts is None else datetime.fromtimestamp(ts, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """An address and its lifetime; the token lives in the tokens table, hashed."""
+
+    id: int
+    address: str
+    local_part: str
+    created_ts: float
+    expires_ts: float | None
+    label: str | None
+    created_by: str | None
+    """Id of the provisioner token that made it, or None when the admin did."""
+
+    @property
+    def created_at(self) -> datetime:
+        return datetime.fromtimestamp(self.created_ts, UTC)
+
+    @property
+    def expires_at(self) -> datetime | None:
+        return _utc(self.expires_ts)
+
+    def expired(self, now: float) -> bool:
+        """True once its TTL has run out: it no longer authenticates nor matches mail."""
+        return self.expires_ts is not None and now >= self.expires_ts
+
+
+@dataclass(frozen=True, slots=True)
+class ApiToken:
+    """An admin or provisioner token's public record (never the token)."""
+
+    id: str
+    kind: Literal["admin", "provision"]
+    label: str | None
+    created_ts: float
+
+    @property
+    def created_at(self) -> datetime:
+        return datetime.fromtimestamp(self.created_ts, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: the admin, a provisioner (by token id) or one identity."""
+
+    kind: Literal["admin", "provisioner", "identity"]
+    token_id: str
+    identity: Identity | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """One identity's marks on the messages it sees."""
+
+    seen: frozenset[str]
+    deleted: frozenset[str]
+
+
+class IdentityStore:
+    """SQLite (WAL) store of identities, tokens, quarantine and marks. One per process."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        domain: str,
+        reserved: Iterable[str],
+        quarantine_seconds: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._db = conn
+        self.domain = domain
+        self._reserved = frozenset(reserved)
+        self._quarantine = quarantine_seconds
+        self._clock = clock
+
+    @classmethod
+    def open(
+        cls,
+        path: Path,
+        *,
+        domain: str,
+        reserved: Iterable[str] = (),
+        quarantine_seconds: float = 7 * 86400.0,
+        clock: Callable[[], float] = time.time,
+    ) -> IdentityStore:
+        """Open (or create) the store at `path`; StoreError when it is unreadable or corrupt."""
+        ensure_private_dir(path.parent)
+        if not path.exists():
+            path.touch(mode=0o600)
+        elif path.stat().st_mode & 0o077:
+            path.chmod(0o600)
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=5000")
+            check = conn.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise StoreError(f"identity store {path} failed its integrity check: {check}")
+            version = cls._schema_version(conn)
+            if version is None:
+                conn.executescript(_SCHEMA)
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            elif version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"identity store {path} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"identity store {path} is unreadable or corrupt ({exc}); refusing to start") from None
+        return cls(conn, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
+
+    @staticmethod
+    def _schema_version(conn: sqlite3.Connection) -> int | None:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return None
+        if "meta" not in tables:
+            raise StoreError("identity store has tables but no schema version: not ours")
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None:
+            raise StoreError("identity store has no schema version")
+        return int(row[0])
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    # --- authentication -------------------------------------------------------------
+
+    def authenticate(self, token: str) -> Principal:
+        """The principal a bearer token stands for; Unauthorized when it stands for none."""
+        digest = hash_token(token)
+        row = self._db.execute("SELECT id, kind, hash, identity_id FROM tokens WHERE hash = ?", (digest,)).fetchone()
+        # The lookup is by hash (which leaks nothing about the token); compare in constant
+        # time anyway so no path ever compares secrets with `==`.
+        if row is None or not hmac.compare_digest(row[2], digest):
+            raise Unauthorized("unknown or revoked token")
+        token_id, kind = row[0], row[1]
+        if kind == "admin":
+            return Principal("admin", token_id)
+        if kind == "provision":
+            return Principal("provisioner", token_id)
+        identity = self._identity_by_id(row[3])
+        if identity is None or identity.expired(self._clock()):
+            raise Unauthorized("unknown, revoked or expired token")
+        return Principal("identity", token_id, identity)
+
+    # --- admin and provisioner tokens -----------------------------------------------
+
+    def has_admin_token(self) -> bool:
+        """True when an admin token hash is stored."""
+        return self._db.execute("SELECT 1 FROM tokens WHERE kind='admin'").fetchone() is not None
+
+    def set_admin_token(self, token: str) -> None:
+        """Make `token` the one admin token (replacing any other)."""
+        with self._tx():
+            self._db.execute("DELETE FROM tokens WHERE kind='admin'")
+            self._db.execute(
+                "INSERT INTO tokens (id, kind, hash, created_at) VALUES ('admin', 'admin', ?, ?)",
+                (hash_token(token), self._clock()),
+            )
+
+    def create_api_token(self, label: str | None = None) -> tuple[ApiToken, str]:
+        """A new provisioner token: its record and the plaintext (shown once)."""
+        token = new_token()
+        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock())
+        self._db.execute(
+            "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES (?, 'provision', ?, ?, ?)",
+            (record.id, hash_token(token), label, record.created_ts),
+        )
+        return record, token
+
+    def list_api_tokens(self) -> list[ApiToken]:
+        """Every provisioner token's record, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, label, created_at FROM tokens WHERE kind='provision' ORDER BY created_at"
+        ).fetchall()
+        return [ApiToken(r[0], "provision", r[1], r[2]) for r in rows]
+
+    def delete_api_token(self, token_id: str) -> None:
+        """Revoke a provisioner token at once; its identities stay."""
+        cur = self._db.execute("DELETE FROM tokens WHERE id = ? AND kind='provision'", (token_id,))
+        if cur.rowcount == 0:
+            raise NotFound("no such token")
+
+    # --- identities -----------------------------------------------------------------
+
+    def create_identity(
+        self,
+        local_part: str | None = None,
+        *,
+        ttl_seconds: float | None = None,
+        label: str | None = None,
+        created_by: str | None = None,
+        force: bool = False,
+    ) -> tuple[Identity, str]:
+        """A new identity and its token (plaintext, returned only here).
+
+        Conflict when the name is taken or quarantined; `force` (admin only) overrides a
+        quarantine, never a live identity.
+        """
+        now = self._clock()
+        expires = None if ttl_seconds is None else now + ttl_seconds
+        with self._tx():
+            if local_part is None:
+                for _ in range(_RANDOM_NAME_TRIES):
+                    local = random_local_part()
+                    if self._name_free(local, now, force=False):
+                        break
+                else:
+                    raise Conflict("could not find a free random name; try again")
+            else:
+                local = check_local_part(local_part, reserved=self._reserved)
+                self._claim_name(local, now, force=force)
+            cur = self._db.execute(
+                "INSERT INTO identities (local_part, created_at, expires_at, label, created_by) VALUES (?, ?, ?, ?, ?)",
+                (local, now, expires, label, created_by),
+            )
+            identity_id = cur.lastrowid
+            assert identity_id is not None
+            token = new_token()
+            self._db.execute(
+                "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (?, 'identity', ?, ?, ?)",
+                (f"id_{identity_id}", hash_token(token), identity_id, now),
+            )
+        identity = Identity(identity_id, f"{local}@{self.domain}", local, now, expires, label, created_by)
+        return identity, token
+
+    def _name_free(self, local: str, now: float, *, force: bool) -> bool:
+        try:
+            self._claim_name(local, now, force=force)
+        except Conflict:
+            return False
+        return True
+
+    def _claim_name(self, local: str, now: float, *, force: bool) -> None:
+        """Clear the way for `local`, or raise Conflict; runs inside a transaction."""
+        row = self._db.execute("SELECT id, expires_at FROM identities WHERE local_part = ?", (local,)).fetchone()
+        if row is not None:
+            expires = row[1]
+            if expires is None or now < expires:
+                raise Conflict(f"{local}@{self.domain} is taken")
+            # Expired: the name is quarantined from its expiry, like a deleted one.
+            self._retire(row[0], local, expires)
+        until = self._db.execute("SELECT until FROM quarantine WHERE local_part = ?", (local,)).fetchone()
+        if until is not None and now < until[0] and not force:
+            raise Conflict(
+                f"{local}@{self.domain} was in use until recently and is quarantined until "
+                f"{_utc(until[0]):%Y-%m-%dT%H:%M:%SZ} so its old mail reaches nobody new;"
+                " the admin may pass force"
+            )
+        self._db.execute("DELETE FROM quarantine WHERE local_part = ?", (local,))
+
+    def _retire(self, identity_id: int, local: str, since: float) -> None:
+        self._db.execute("DELETE FROM identities WHERE id = ?", (identity_id,))
+        self._db.execute(
+            "INSERT INTO quarantine (local_part, until) VALUES (?, ?)"
+            " ON CONFLICT (local_part) DO UPDATE SET until = max(until, excluded.until)",
+            (local, since + self._quarantine),
+        )
+
+    def get_identity(self, address: str) -> Identity:
+        """The live identity at `address`; NotFound when none (or it has expired)."""
+        identity = self.find_identity(address)
+        if identity is None or identity.expired(self._clock()):
+            raise NotFound("no such identity")
+        return identity
+
+    def find_identity(self, address: str) -> Identity | None:
+        """The identity row at `address`, expired or not, or None."""
+        local, _, domain = address.lower().rpartition("@")
+        if domain != self.domain:
+            return None
+        row = self._db.execute(
+            "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE local_part = ?",
+            (local,),
+        ).fetchone()
+        return None if row is None else self._row_to_identity(row)
+
+    def _identity_by_id(self, identity_id: int) -> Identity | None:
+        row = self._db.execute(
+            "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE id = ?",
+            (identity_id,),
+        ).fetchone()
+        return None if row is None else self._row_to_identity(row)
+
+    def _row_to_identity(self, row: Sequence[object]) -> Identity:
+        local = str(row[1])
+        return Identity(
+            int(row[0]),  # type: ignore[call-overload]
+            f"{local}@{self.domain}",
+            local,
+            float(row[2]),  # type: ignore[arg-type]
+            None if row[3] is None else float(row[3]),  # type: ignore[arg-type]
+            None if row[4] is None else str(row[4]),
+            None if row[5] is None else str(row[5]),
+        )
+
+    def list_identities(
+        self, *, created_by: str | None = None, after: str | None = None, limit: int = 100
+    ) -> list[Identity]:
+        """Identities by address, after the local part `after`; only `created_by`'s when given."""
+        sql = "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE 1=1"
+        args: list[object] = []
+        if created_by is not None:
+            sql += " AND created_by = ?"
+            args.append(created_by)
+        if after is not None:
+            sql += " AND local_part > ?"
+            args.append(after.lower().partition("@")[0])
+        sql += " ORDER BY local_part LIMIT ?"
+        args.append(limit)
+        return [self._row_to_identity(r) for r in self._db.execute(sql, args)]
+
+    def live_addresses(self, addresses: Iterable[str]) -> list[Identity]:
+        """The live identities among `addresses` (used to decide if a copy is still seen)."""
+        now = self._clock()
+        found = []
+        for address in addresses:
+            identity = self.find_identity(address)
+            if identity is not None and not identity.expired(now):
+                found.append(identity)
+        return found
+
+    def rotate(self, identity: Identity) -> str:
+        """A new token for `identity`; the old one stops working at once."""
+        token = new_token()
+        cur = self._db.execute(
+            "UPDATE tokens SET hash = ? WHERE identity_id = ? AND kind='identity'",
+            (hash_token(token), identity.id),
+        )
+        if cur.rowcount == 0:
+            raise NotFound("no such identity")
+        return token
+
+    def delete_identity(self, identity: Identity) -> None:
+        """Remove `identity`, its token and marks; its name is quarantined."""
+        with self._tx():
+            self._retire(identity.id, identity.local_part, self._clock())
+
+    # --- marks ----------------------------------------------------------------------
+
+    def marks(self, identity: Identity) -> Marks:
+        """Every seen and deleted mark of `identity`."""
+        seen, deleted = set(), set()
+        for message_id, is_seen, is_deleted in self._db.execute(
+            "SELECT message_id, seen, deleted FROM marks WHERE identity_id = ?", (identity.id,)
+        ):
+            if is_seen:
+                seen.add(message_id)
+            if is_deleted:
+                deleted.add(message_id)
+        return Marks(frozenset(seen), frozenset(deleted))
+
+    def deleted_ids(self, identity: Identity) -> frozenset[str]:
+        """Message ids `identity` deleted (hidden from it)."""
+        rows = self._db.execute("SELECT message_id FROM marks WHERE identity_id = ? AND deleted = 1", (identity.id,))
+        return frozenset(r[0] for r in rows)
+
+    def seen_among(self, identity: Identity, message_ids: Sequence[str]) -> frozenset[str]:
+        """Which of `message_ids` `identity` has seen."""
+        if not message_ids:
+            return frozenset()
+        marks = ",".join("?" * len(message_ids))
+        rows = self._db.execute(
+            f"SELECT message_id FROM marks WHERE identity_id = ? AND seen = 1 AND message_id IN ({marks})",  # noqa: S608 - placeholders only
+            (identity.id, *message_ids),
+        )
+        return frozenset(r[0] for r in rows)
+
+    def set_seen(self, identity: Identity, message_id: str, seen: bool) -> None:
+        """Mark one message seen or unseen for `identity`."""
+        self._db.execute(
+            "INSERT INTO marks (identity_id, message_id, seen) VALUES (?, ?, ?)"
+            " ON CONFLICT DO UPDATE SET seen = excluded.seen",
+            (identity.id, message_id, int(seen)),
+        )
+
+    def set_deleted(self, identity: Identity, message_id: str) -> None:
+        """Hide one message from `identity` for good."""
+        self._db.execute(
+            "INSERT INTO marks (identity_id, message_id, deleted) VALUES (?, ?, 1)"
+            " ON CONFLICT DO UPDATE SET deleted = 1",
+            (identity.id, message_id),
+        )
+
+    def forget_messages(self, message_ids: Sequence[str]) -> None:
+        """Drop every mark on messages that left the mailbox."""
+        self._db.executemany("DELETE FROM marks WHERE message_id = ?", [(m,) for m in message_ids])
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT/ROLLBACK on an autocommit connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *_: object) -> None:
+        self._conn.execute("ROLLBACK" if exc_type is not None else "COMMIT")

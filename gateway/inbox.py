@@ -1,0 +1,161 @@
+"""One identity's view of the catch-all: list, read, mark and delete the mail granted to it.
+
+Visibility is always: granted to the identity's exact address by the index, received at or
+after the identity's creation (at the source's time resolution), and not deleted by it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from gateway.errors import InvalidInput, NotFound
+from gateway.identities import Identity, IdentityStore
+from gateway.index import Cursor, Filters, MessageIndex, Summary
+from gateway.mail.models import ParsedMessage
+from gateway.mail.parse import parse_message
+from gateway.sources.base import MailSource
+
+__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View"]
+
+MAX_PAGE: Final = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """A listing request: newest first before `before_id`, or oldest first after `after_id`."""
+
+    limit: int = 50
+    before_id: str | None = None
+    after_id: str | None = None
+    since: datetime | None = None
+    sender: str | None = None
+    subject: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A message summary with the caller's own `seen` mark."""
+
+    summary: Summary
+    seen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a listing and the cursor for the next one (None at the end)."""
+
+    views: list[View]
+    next_before_id: str | None
+    next_after_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FullMessage:
+    """A message as GET returns it: its summary and the parsed copy."""
+
+    view: View
+    parsed: ParsedMessage
+
+
+class Inbox:
+    """Read and change what identities see; the API's one entry point into the mail."""
+
+    def __init__(self, store: IdentityStore, index: MessageIndex, source: MailSource, *, max_bytes: int) -> None:
+        self._store = store
+        self._index = index
+        self._source = source
+        self._max_bytes = max_bytes
+
+    def visible_since(self, identity: Identity) -> float:
+        """The earliest receipt time `identity` may see: its creation, at the source's resolution."""
+        # IMAP's INTERNALDATE has whole seconds: mail arriving in the second of creation
+        # must not be hidden, so truncate creation time to the store's resolution.
+        step = self._source.resolution
+        return math.floor(identity.created_ts / step) * step
+
+    def listing(self, identity: Identity, query: ListQuery) -> Page:
+        """A page of `identity`'s messages."""
+        if query.before_id is not None and query.after_id is not None:
+            raise InvalidInput("use before_id or after_id, not both")
+        since = self.visible_since(identity)
+        if query.since is not None:
+            since = max(since, query.since.timestamp())
+        before = self._cursor(identity, query.before_id)
+        after = self._cursor(identity, query.after_id)
+        limit = min(max(query.limit, 1), MAX_PAGE)
+        filters = Filters(
+            since_ts=since,
+            sender=query.sender or None,
+            subject=query.subject or None,
+            exclude=self._store.deleted_ids(identity),
+        )
+        rows = self._index.listing(identity.address, filters, limit=limit + 1, before=before, after=after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        seen = self._store.seen_among(identity, [r.id for r in rows])
+        views = [View(r, r.id in seen) for r in rows]
+        last = rows[-1].id if more else None
+        if query.after_id is not None:
+            return Page(views, None, last)
+        return Page(views, last, None)
+
+    def _cursor(self, identity: Identity, message_id: str | None) -> Cursor | None:
+        if message_id is None:
+            return None
+        cursor = self._index.cursor_of(identity.address, message_id)
+        if cursor is None:
+            raise NotFound("no such message (the paging cursor is unknown)")
+        return cursor
+
+    def summary(self, identity: Identity, message_id: str) -> Summary:
+        """The message if `identity` may see it; NotFound otherwise."""
+        found = self._index.visible(identity.address, message_id, self.visible_since(identity))
+        if found is None or message_id in self._store.deleted_ids(identity):
+            raise NotFound("no such message")
+        return found
+
+    async def read(self, identity: Identity, message_id: str, *, mark_seen: bool) -> FullMessage:
+        """The full message; marks it seen for `identity` when `mark_seen`."""
+        summary = self.summary(identity, message_id)
+        raw = await self.raw(identity, message_id, summary=summary)
+        parsed = parse_message(raw, max_bytes=self._max_bytes)
+        if mark_seen:
+            self._store.set_seen(identity, message_id, True)
+            seen = True
+        else:
+            seen = bool(self._store.seen_among(identity, [message_id]))
+        return FullMessage(View(summary, seen), parsed)
+
+    async def raw(self, identity: Identity, message_id: str, *, summary: Summary | None = None) -> bytes:
+        """The message as stored in the mailbox."""
+        if summary is None:
+            self.summary(identity, message_id)
+        stored = await self._source.fetch([message_id])
+        if not stored:
+            raise NotFound("the message is no longer in the mailbox")
+        return stored[0].raw
+
+    def set_seen(self, identity: Identity, message_id: str, seen: bool) -> View:
+        """Set `identity`'s seen mark on one message."""
+        summary = self.summary(identity, message_id)
+        self._store.set_seen(identity, message_id, seen)
+        return View(summary, seen)
+
+    async def delete(self, identity: Identity, message_id: str) -> None:
+        """Hide the message from `identity`; expunge its copies once no live identity sees them."""
+        self.summary(identity, message_id)
+        self._store.set_deleted(identity, message_id)
+        copies, grants = self._index.copies(message_id)
+        for address, granted_id, received in grants:
+            viewer = self._store.find_identity(address)
+            if viewer is None or viewer.expired(time.time()):
+                continue
+            if received >= self.visible_since(viewer) and granted_id not in self._store.deleted_ids(viewer):
+                return  # someone still sees it
+        await self._source.expunge(copies)
+        self._index.remove(copies)
+        self._store.forget_messages(copies)

@@ -1,0 +1,1 @@
+"""How mail gets in when no mail server is installed: the embedded SMTP intake."""

@@ -1,0 +1,53 @@
+"""Retention: mail older than AGENTMAIL_RETENTION_DAYS leaves the mailbox and the index."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Final
+
+from gateway.identities import IdentityStore
+from gateway.index import MessageIndex
+from gateway.sources.base import MailSource
+
+__all__ = ["Retention"]
+
+log = logging.getLogger(__name__)
+
+SWEEP_BATCH: Final = 500  # copies per expunge: keeps each sweep step short
+SWEEP_INTERVAL: Final = 3600.0
+
+
+class Retention:
+    """Deletes old copies from the source, the index and the marks, in batches."""
+
+    def __init__(self, source: MailSource, index: MessageIndex, store: IdentityStore, *, days: int) -> None:
+        self._source = source
+        self._index = index
+        self._store = store
+        self._days = days
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Delete every copy received before `now` minus the retention; returns how many."""
+        if self._days <= 0:
+            return 0
+        cutoff = (time.time() if now is None else now) - self._days * 86400
+        removed = 0
+        while ids := self._index.older_than(cutoff, SWEEP_BATCH):
+            await self._source.expunge(ids)
+            self._index.remove(ids)
+            self._store.forget_messages(ids)
+            removed += len(ids)
+        if removed:
+            log.info("retention removed %d copies older than %d days", removed, self._days)
+        return removed
+
+    async def run(self) -> None:
+        """Sweep now and then every SWEEP_INTERVAL seconds, until cancelled."""
+        while True:
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("retention sweep failed; retrying at the next interval")
+            await asyncio.sleep(SWEEP_INTERVAL)

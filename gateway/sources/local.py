@@ -1,0 +1,162 @@
+"""The embedded mailbox: a Maildir under the data directory, fed by the SMTP intake.
+
+Ids are Maildir unique names (`<sec>.M<usec>P<pid>Q<n>.agentmail`): stable across index
+rebuilds, and they carry the receipt time to the microsecond.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+from gateway.fsutil import ensure_private_dir
+from gateway.sources.base import StoredMessage
+
+__all__ = ["LocalSource", "Maildir"]
+
+_NAME_RE: Final = re.compile(r"^(\d{1,12})\.M(\d{6})P\d+Q\d+\.agentmail$")
+
+
+class Maildir:
+    """A Maildir (tmp/new/cur) whose writes are durable before they are acknowledged."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._counter = itertools.count(1)
+        for sub in ("tmp", "new", "cur"):
+            ensure_private_dir(root / sub)
+
+    def deliver(self, copies: Sequence[bytes]) -> list[str]:
+        """Write each copy (tmp → fsync → rename into new/) and return their ids. Blocking."""
+        ids = []
+        for data in copies:
+            now = time.time()
+            sec = int(now)
+            usec = int((now - sec) * 1_000_000)
+            name = f"{sec}.M{usec:06d}P{os.getpid()}Q{next(self._counter)}.agentmail"
+            tmp = self.root / "tmp" / name
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.rename(tmp, self.root / "new" / name)
+            ids.append(name)
+        # The renames are durable only once the directory itself is synced.
+        dir_fd = os.open(self.root / "new", os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        return ids
+
+    def ids(self) -> list[str]:
+        """Every message id in new/ and cur/, oldest first."""
+        found = []
+        for sub in ("new", "cur"):
+            for entry in os.scandir(self.root / sub):
+                name = entry.name.partition(":")[0]
+                if _NAME_RE.match(name):
+                    found.append(name)
+        return sorted(found, key=received_ts)
+
+    def _path(self, message_id: str) -> Path | None:
+        if not _NAME_RE.match(message_id):
+            return None
+        new = self.root / "new" / message_id
+        if new.exists():
+            return new
+        for entry in os.scandir(self.root / "cur"):
+            if entry.name.partition(":")[0] == message_id:
+                return Path(entry.path)
+        return None
+
+    def read(self, message_id: str) -> StoredMessage | None:
+        """The copy with this id, or None when it is not (or no longer) here. Blocking."""
+        path = self._path(message_id)
+        if path is None:
+            return None
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        return StoredMessage(message_id, received_ts(message_id), raw)
+
+    def remove(self, message_id: str) -> None:
+        """Delete the copy with this id, if present. Blocking."""
+        path = self._path(message_id)
+        if path is not None:
+            path.unlink(missing_ok=True)
+
+
+def received_ts(message_id: str) -> float:
+    """Receipt time encoded in a Maildir name we wrote."""
+    match = _NAME_RE.match(message_id)
+    if match is None:
+        return 0.0
+    return int(match.group(1)) + int(match.group(2)) / 1_000_000
+
+
+class LocalSource:
+    """The embedded Maildir as a MailSource; the SMTP intake hands it new mail."""
+
+    kind = "local"
+    resolution = 1e-6
+
+    def __init__(self, root: Path) -> None:
+        self.maildir = Maildir(root)
+        self._arrived: asyncio.Queue[list[str]] = asyncio.Queue()
+        self._stopped = False
+
+    async def start(self) -> None:
+        """Nothing to connect: the Maildir exists from construction."""
+
+    async def stop(self) -> None:
+        """Wake any `next_batch` waiter with an empty batch."""
+        self._stopped = True
+        self._arrived.put_nowait([])
+
+    async def deliver(self, copies: Sequence[bytes]) -> list[str]:
+        """Store copies durably (in a worker thread) and announce them to the sync."""
+        ids = await asyncio.to_thread(self.maildir.deliver, copies)
+        self._arrived.put_nowait(ids)
+        return ids
+
+    async def snapshot(self) -> list[str]:
+        """Every id in the Maildir."""
+        return await asyncio.to_thread(self.maildir.ids)
+
+    async def next_batch(self) -> list[str]:
+        """Wait for deliveries, then return every id delivered since the last call."""
+        if self._stopped:
+            return []
+        batch = list(await self._arrived.get())
+        while not self._arrived.empty():
+            batch.extend(self._arrived.get_nowait())
+        return batch
+
+    async def fetch(self, ids: Sequence[str]) -> list[StoredMessage]:
+        """Read these copies from disk."""
+
+        def read_all() -> list[StoredMessage]:
+            return [m for m in map(self.maildir.read, ids) if m is not None]
+
+        return await asyncio.to_thread(read_all)
+
+    async def expunge(self, ids: Sequence[str]) -> None:
+        """Delete these copies from disk."""
+
+        def remove_all() -> None:
+            for message_id in ids:
+                self.maildir.remove(message_id)
+
+        await asyncio.to_thread(remove_all)

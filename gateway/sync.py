@@ -1,0 +1,109 @@
+"""Source → parse → match → index: every new mailbox copy is read once and indexed.
+
+On start it reconciles the index with the mailbox (new copies indexed, vanished ones
+forgotten); then it indexes each batch the source announces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from gateway.index import IndexRecord, MessageIndex
+from gateway.mail.parse import parse_message, raw_headers
+from gateway.mail.recipients import granted_addresses
+from gateway.sources.base import MailSource, StoredMessage
+
+__all__ = ["Sync", "build_record"]
+
+log = logging.getLogger(__name__)
+
+FETCH_BATCH: Final = 200  # copies per fetch/transaction during catch-up: bounded memory
+
+
+def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> IndexRecord:
+    """The index row for one mailbox copy: parse, match recipients, key its copies. Pure."""
+    parsed = parse_message(stored.raw, max_bytes=max_bytes)
+    grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
+    if parsed.message_id:
+        # Copies of one message (one per envelope recipient) differ only in the headers the
+        # delivery stamped on top: same Message-ID and same body means the same message.
+        dedupe = hashlib.sha256(f"{parsed.message_id}\0{parsed.body_sha256}".encode()).hexdigest()
+    else:
+        dedupe = "id:" + stored.id
+    return IndexRecord(
+        id=stored.id,
+        received_ts=stored.received_ts,
+        size=len(stored.raw),
+        from_header=parsed.from_header,
+        to=parsed.to,
+        subject=parsed.subject,
+        dedupe_key=dedupe,
+        grants=grants,
+    )
+
+
+class Sync:
+    """Keeps the index in step with one source."""
+
+    def __init__(self, source: MailSource, index: MessageIndex, *, catchall: str, max_bytes: int) -> None:
+        self._source = source
+        self._index = index
+        self._catchall = catchall
+        self._max_bytes = max_bytes
+        self._changed = asyncio.Condition()
+        self._listeners: list[Callable[[Sequence[IndexRecord]], None]] = []
+
+    def on_indexed(self, listener: Callable[[Sequence[IndexRecord]], None]) -> None:
+        """Call `listener` with each batch right after it is indexed (the hub hooks in here)."""
+        self._listeners.append(listener)
+
+    async def catch_up(self) -> None:
+        """Index every copy the mailbox has and the index lacks; forget vanished ones."""
+        present = await self._source.snapshot()
+        known = self._index.known_ids()
+        gone = known.difference(present)
+        if gone:
+            self._index.remove(gone)
+        missing = [i for i in present if i not in known]
+        for start in range(0, len(missing), FETCH_BATCH):
+            await self.ingest(missing[start : start + FETCH_BATCH])
+        if missing or gone:
+            log.info("index caught up: %d copies added, %d forgotten", len(missing), len(gone))
+
+    async def run(self) -> None:
+        """Catch up, then index each batch the source announces until it stops."""
+        await self.catch_up()
+        while True:
+            ids = await self._source.next_batch()
+            if not ids:
+                return
+            try:
+                await self.ingest(ids)
+            except Exception:
+                # One bad batch must not stop the sync; the next catch-up retries it.
+                log.exception("indexing a batch of %d copies failed", len(ids))
+
+    async def ingest(self, ids: Sequence[str]) -> None:
+        """Fetch, build and index these copies, then tell the listeners."""
+        stored = await self._source.fetch(ids)
+        if len(stored) > 20:
+            records = await asyncio.to_thread(self._build_all, stored)
+        else:
+            records = self._build_all(stored)
+        self._index.add(records)
+        for listener in self._listeners:
+            listener(records)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _build_all(self, stored: Sequence[StoredMessage]) -> list[IndexRecord]:
+        return [build_record(m, catchall=self._catchall, max_bytes=self._max_bytes) for m in stored]
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float) -> None:
+        """Return once `predicate()` holds after some indexing; TimeoutError after `timeout`."""
+        async with asyncio.timeout(timeout), self._changed:
+            await self._changed.wait_for(predicate)

@@ -1,0 +1,167 @@
+"""Factories shared by every test: settings, real messages, and a running gateway.
+
+The `gateway` fixture runs the real thing in the test's event loop: uvicorn serving the
+Litestar app on a free loopback port, the embedded SMTP intake on another, a fresh data
+directory. Nothing here touches the process environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+import socket
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from gateway.app import Gateway, create_app
+from gateway.config import Settings, load_settings
+from gateway.sources.local import LocalSource
+
+ADMIN_TOKEN = "am_test-admin-token-0123456789abcdef"
+DOMAIN = "agents.test"
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    """Settings for a private data dir, free ports, a known admin token; override by field."""
+
+    def make(**overrides: Any) -> Settings:
+        base: dict[str, Any] = {
+            "domain": DOMAIN,
+            "data_dir": tmp_path / "data",
+            "http_port": 0,
+            "smtp_port": 0,
+            "admin_token": ADMIN_TOKEN,
+        }
+        base.update(overrides)
+        if base["admin_token"] is None:
+            del base["admin_token"]
+        env = {f"AGENTMAIL_{k.upper()}": str(v) for k, v in base.items()}
+        return load_settings(env, env_file=None)
+
+    return make
+
+
+def make_message(
+    *,
+    to: str | Sequence[str] = (),
+    cc: str | Sequence[str] = (),
+    sender: str = "Sender <noreply@example.com>",
+    subject: str = "Hello",
+    text: str = "Hello there.",
+    html: str | None = None,
+    headers: Sequence[tuple[str, str]] = (),
+) -> EmailMessage:
+    """A real RFC 5322 message built with the email package."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    if to:
+        msg["To"] = to if isinstance(to, str) else ", ".join(to)
+    if cc:
+        msg["Cc"] = cc if isinstance(cc, str) else ", ".join(cc)
+    msg["Subject"] = subject
+    for name, value in headers:
+        msg[name] = value
+    msg.set_content(text)
+    if html is not None:
+        msg.add_alternative(html, subtype="html")
+    return msg
+
+
+@dataclass
+class RunningGateway:
+    """A gateway serving on loopback, with helpers to mail it and call it."""
+
+    app: Any
+    gw: Gateway
+    http: httpx.AsyncClient
+    smtp_host: str
+    smtp_port: int
+
+    @property
+    def settings(self) -> Settings:
+        return self.gw.settings
+
+    def client(self, token: str | None) -> httpx.AsyncClient:
+        """A client of the same server sending `token` (or none)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.AsyncClient(base_url=self.http.base_url, headers=headers, timeout=10)
+
+    async def send(
+        self, msg: EmailMessage | bytes, rcpts: Sequence[str], mail_from: str = "sender@example.com"
+    ) -> None:
+        """Send over real SMTP; returns once every copy is indexed."""
+
+        def deliver() -> None:
+            with smtplib.SMTP(self.smtp_host, self.smtp_port, timeout=10) as client:
+                data = msg if isinstance(msg, bytes) else msg.as_bytes()
+                client.sendmail(mail_from, list(rcpts), data)
+
+        await asyncio.to_thread(deliver)
+        await self.settled()
+
+    async def settled(self) -> None:
+        """Wait until the index holds every copy in the Maildir (no sleeps: the sync signals)."""
+        source = self.gw.source
+        assert isinstance(source, LocalSource)
+
+        def caught_up() -> bool:
+            return set(source.maildir.ids()) <= self.gw.index.known_ids()
+
+        await self.gw.sync.wait_until(caught_up, timeout=10)
+
+    async def create_identity(self, local_part: str | None = None, **body: Any) -> tuple[str, str]:
+        """(address, token) of a new identity made by the admin."""
+        if local_part is not None:
+            body["local_part"] = local_part
+        response = await self.http.post("/v1/identities", json=body)
+        assert response.status_code == 201, response.text
+        data = response.json()
+        return data["address"], data["token"]
+
+
+@pytest.fixture
+async def gateway(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
+    """A real gateway on loopback: uvicorn + Litestar + embedded SMTP, in this event loop."""
+    async with run_gateway(make_settings()) as running:
+        yield running
+
+
+class run_gateway:
+    """Async context manager serving `settings` until exit."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    async def __aenter__(self) -> RunningGateway:
+        self.app = create_app(self.settings)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        config = uvicorn.Config(self.app, lifespan="on", log_level="warning")
+        self.server = uvicorn.Server(config)
+        # What Server.serve() does before startup(); calling the parts lets the test know
+        # exactly when the gateway listens, without polling `started`.
+        config.load()
+        self.server.lifespan = config.lifespan_class(config)
+        await self.server.startup(sockets=[self.sock])
+        assert self.server.started and not self.server.should_exit
+        port = self.sock.getsockname()[1]
+        gw: Gateway = self.app.state.gateway
+        assert gw.smtp_address is not None
+        self.http = httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10
+        )
+        return RunningGateway(self.app, gw, self.http, gw.smtp_address[0], gw.smtp_address[1])
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.http.aclose()
+        await self.server.shutdown(sockets=[self.sock])
+        self.sock.close()

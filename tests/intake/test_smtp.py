@@ -1,0 +1,130 @@
+"""The embedded SMTP intake, over a real socket with smtplib."""
+
+from __future__ import annotations
+
+import asyncio
+import smtplib
+from email.parser import BytesParser
+from email.policy import default
+
+import pytest
+
+from gateway.intake.smtp import MAX_RECIPIENTS
+from gateway.sources.local import LocalSource
+from tests.conftest import DOMAIN, RunningGateway, make_message
+
+
+def _smtp(gateway: RunningGateway) -> smtplib.SMTP:
+    return smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=10)
+
+
+def _maildir(gateway: RunningGateway) -> LocalSource:
+    source = gateway.gw.source
+    assert isinstance(source, LocalSource)
+    return source
+
+
+async def test_other_domains_are_refused(gateway: RunningGateway) -> None:
+    def attempt() -> tuple[int, bytes]:
+        with _smtp(gateway) as client:
+            client.ehlo()
+            client.mail("a@example.com")
+            return client.rcpt("victim@example.org")
+
+    code, reply = await asyncio.to_thread(attempt)
+    assert code == 554
+    assert b"relay" in reply.lower()
+
+
+async def test_one_stamped_copy_per_recipient(gateway: RunningGateway) -> None:
+    rcpts = [f"one@{DOMAIN}", f"Two@{DOMAIN.upper()}"]
+    await gateway.send(make_message(to=rcpts[0]), rcpts, mail_from="bounce@example.com")
+    source = _maildir(gateway)
+    ids = source.maildir.ids()
+    assert len(ids) == 2
+    stamped = set()
+    for message_id in ids:
+        stored = source.maildir.read(message_id)
+        assert stored is not None
+        msg = BytesParser(policy=default).parsebytes(stored.raw)
+        assert msg["Delivered-To"] == msg["X-Original-To"]
+        assert msg["Return-Path"] == "<bounce@example.com>"
+        assert msg["Message-ID"]  # added when the sender gave none, the same in every copy
+        stamped.add(msg["Delivered-To"])
+    assert stamped == {f"one@{DOMAIN}", f"two@{DOMAIN}"}
+
+
+async def test_missing_message_id_is_added_once_per_transaction(gateway: RunningGateway) -> None:
+    raw = b"From: a@example.com\r\nSubject: no id\r\n\r\nbody\r\n"
+    await gateway.send(raw, [f"x@{DOMAIN}", f"y@{DOMAIN}"])
+    source = _maildir(gateway)
+    ids = {
+        BytesParser(policy=default).parsebytes(source.maildir.read(i).raw)["Message-ID"] for i in source.maildir.ids()
+    }  # type: ignore[union-attr]
+    assert len(ids) == 1
+
+
+async def test_long_html_line_is_accepted(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("longline")
+    line = "<td>" + "x" * (10 * 1024) + "</td>"
+    raw = (
+        f"From: a@example.com\r\nTo: {address}\r\nSubject: long\r\nMIME-Version: 1.0\r\n"
+        f"Content-Type: text/html; charset=utf-8\r\n\r\n<html><body><table><tr>{line}</tr></table></body></html>\r\n"
+    ).encode()
+    await gateway.send(raw, [address])
+    async with gateway.client(token) as client:
+        listing = (await client.get(f"/v1/identities/{address}/messages")).json()
+        assert [m["subject"] for m in listing["messages"]] == ["long"]
+        full = (await client.get(f"/v1/identities/{address}/messages/{listing['messages'][0]['id']}")).json()
+        assert line in full["html"]
+
+
+async def test_line_over_64k_is_refused(gateway: RunningGateway) -> None:
+    raw = b"From: a@example.com\r\nSubject: huge line\r\n\r\n" + b"x" * (70 * 1024) + b"\r\n"
+
+    def attempt() -> None:
+        with _smtp(gateway) as client:
+            client.sendmail("a@example.com", [f"x@{DOMAIN}"], raw)
+
+    with pytest.raises(smtplib.SMTPDataError) as info:
+        await asyncio.to_thread(attempt)
+    assert info.value.smtp_code == 500
+    assert _maildir(gateway).maildir.ids() == []
+
+
+async def test_too_many_recipients(gateway: RunningGateway) -> None:
+    def attempt() -> list[int]:
+        with _smtp(gateway) as client:
+            client.ehlo()
+            client.mail("a@example.com")
+            return [client.rcpt(f"r{i}@{DOMAIN}")[0] for i in range(MAX_RECIPIENTS + 2)]
+
+    codes = await asyncio.to_thread(attempt)
+    assert codes[:MAX_RECIPIENTS] == [250] * MAX_RECIPIENTS
+    assert codes[MAX_RECIPIENTS:] == [452, 452]
+
+
+async def test_malformed_recipient(gateway: RunningGateway) -> None:
+    def attempt() -> int:
+        with _smtp(gateway) as client:
+            client.ehlo()
+            client.mail("a@example.com")
+            return client.rcpt(f"a b@{DOMAIN}")[0]
+
+    assert await asyncio.to_thread(attempt) in (501, 553)
+
+
+async def test_oversized_message_gets_552(make_settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import run_gateway
+
+    async with run_gateway(make_settings(max_message_bytes=4096)) as gateway:
+        raw = b"From: a@example.com\r\nSubject: big\r\n\r\n" + (b"y" * 100 + b"\r\n") * 100
+
+        def attempt() -> None:
+            with _smtp(gateway) as client:
+                client.sendmail("a@example.com", [f"x@{DOMAIN}"], raw)
+
+        with pytest.raises((smtplib.SMTPDataError, smtplib.SMTPSenderRefused)) as info:
+            await asyncio.to_thread(attempt)
+        assert info.value.smtp_code == 552
+        assert _maildir(gateway).maildir.ids() == []

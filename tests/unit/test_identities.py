@@ -1,0 +1,213 @@
+"""The durable store: tokens hashed, names quarantined, fails closed."""
+
+from __future__ import annotations
+
+import hmac
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from gateway.errors import Conflict, InvalidName, NotFound, StoreError, Unauthorized
+from gateway.identities import IdentityStore, hash_token, new_token
+
+
+class Clock:
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "identities.db"
+
+
+@pytest.fixture
+def store(store_path: Path, clock: Clock) -> IdentityStore:
+    s = IdentityStore.open(store_path, domain="d.test", reserved={"catchall"}, quarantine_seconds=3600, clock=clock)
+    yield s
+    s.close()
+
+
+def test_token_format() -> None:
+    token = new_token()
+    assert token.startswith("am_")
+    assert len(token) == 3 + 32  # 24 bytes, base64url, no padding
+    assert new_token() != token
+
+
+def test_plaintext_token_never_stored(store: IdentityStore, store_path: Path) -> None:
+    _, token = store.create_identity("alice")
+    _, api = store.create_api_token("ci")
+    store.set_admin_token("am_admin-secret-for-the-test-only")
+    store.close()
+    for suffix in ("", "-wal"):
+        path = Path(f"{store_path}{suffix}")
+        if path.exists():
+            data = path.read_bytes()
+            assert token.encode() not in data
+            assert api.encode() not in data
+            assert b"am_admin-secret" not in data
+    # ...while its hash is what is stored.
+    conn = sqlite3.connect(store_path)
+    hashes = {r[0] for r in conn.execute("SELECT hash FROM tokens")}
+    conn.close()
+    assert hash_token(token) in hashes
+
+
+def test_authenticate_uses_constant_time_compare(store: IdentityStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, token = store.create_identity("alice")
+    calls: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a: str, b: str) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr("gateway.identities.hmac.compare_digest", spy)
+    principal = store.authenticate(token)
+    assert principal.kind == "identity"
+    assert calls == [(hash_token(token), hash_token(token))]
+
+
+def test_rotation_kills_old_token(store: IdentityStore) -> None:
+    identity, old = store.create_identity("alice")
+    new = store.rotate(identity)
+    assert new != old
+    assert store.authenticate(new).identity == identity
+    with pytest.raises(Unauthorized):
+        store.authenticate(old)
+
+
+def test_unknown_token_is_unauthorized(store: IdentityStore) -> None:
+    with pytest.raises(Unauthorized):
+        store.authenticate(new_token())
+
+
+def test_random_names_are_valid_and_distinct(store: IdentityStore) -> None:
+    addresses = {store.create_identity()[0].address for _ in range(50)}
+    assert len(addresses) == 50
+    for address in addresses:
+        local, domain = address.split("@")
+        assert domain == "d.test"
+        assert local.count("-") == 2
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "-alice",
+        ".alice",
+        "alice.",
+        "al..ice",
+        "a+tag",
+        "Ålice",
+        "a b",
+        "a@b",
+        "x" * 65,
+        "postmaster",
+        "abuse",
+        "root",
+        "mailer-daemon",
+        "catchall",
+    ],
+)
+def test_invalid_or_reserved_names(store: IdentityStore, name: str) -> None:
+    with pytest.raises(InvalidName):
+        store.create_identity(name)
+
+
+def test_names_are_lowercased(store: IdentityStore) -> None:
+    identity, _ = store.create_identity("Alice.Smith")
+    assert identity.address == "alice.smith@d.test"
+    with pytest.raises(Conflict):
+        store.create_identity("ALICE.SMITH")
+
+
+def test_deleted_name_is_quarantined_until_force_or_time(store: IdentityStore, clock: Clock) -> None:
+    identity, _ = store.create_identity("alice")
+    store.delete_identity(identity)
+    with pytest.raises(Conflict, match="quarantined"):
+        store.create_identity("alice")
+    again, _ = store.create_identity("alice", force=True)
+    assert again.id != identity.id
+    assert again.created_ts >= identity.created_ts
+    store.delete_identity(again)
+    clock.now += 3601
+    assert store.create_identity("alice")[0].address == "alice@d.test"
+
+
+def test_expired_identity_stops_authenticating_and_is_quarantined(store: IdentityStore, clock: Clock) -> None:
+    identity, token = store.create_identity("temp", ttl_seconds=60)
+    assert store.authenticate(token).identity == identity
+    clock.now += 60
+    with pytest.raises(Unauthorized):
+        store.authenticate(token)
+    with pytest.raises(NotFound):
+        store.get_identity("temp@d.test")
+    with pytest.raises(Conflict, match="quarantined"):
+        store.create_identity("temp")
+    clock.now += 3600
+    assert store.create_identity("temp")[0].address == "temp@d.test"
+
+
+def test_provisioner_token_and_revocation(store: IdentityStore) -> None:
+    record, token = store.create_api_token("ci")
+    principal = store.authenticate(token)
+    assert (principal.kind, principal.token_id) == ("provisioner", record.id)
+    store.delete_api_token(record.id)
+    with pytest.raises(Unauthorized):
+        store.authenticate(token)
+
+
+def test_marks_are_per_identity_and_die_with_it(store: IdentityStore) -> None:
+    a, _ = store.create_identity("a")
+    b, _ = store.create_identity("b")
+    store.set_seen(a, "m1", True)
+    store.set_deleted(a, "m2")
+    assert store.marks(a).seen == {"m1"} and store.marks(a).deleted == {"m2"}
+    assert store.marks(b).seen == frozenset()
+    store.delete_identity(a)
+    again, _ = store.create_identity("a", force=True)
+    assert store.marks(again).seen == frozenset() and store.marks(again).deleted == frozenset()
+
+
+def test_store_file_and_dir_permissions(store: IdentityStore, store_path: Path) -> None:
+    assert stat.S_IMODE(store_path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(store_path.parent.stat().st_mode) == 0o700
+
+
+def test_corrupt_store_fails_closed(store_path: Path) -> None:
+    store_path.parent.mkdir(parents=True)
+    store_path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="refusing to start"):
+        IdentityStore.open(store_path, domain="d.test")
+    # ...and the file is left as it was, never replaced by an empty store.
+    assert store_path.read_bytes().startswith(b"this is not a database")
+
+
+def test_foreign_database_fails_closed(store_path: Path) -> None:
+    store_path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(store_path)
+    conn.execute("CREATE TABLE other (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError):
+        IdentityStore.open(store_path, domain="d.test")
+
+
+def test_unreadable_store_fails_closed(store_path: Path, clock: Clock) -> None:
+    store_path.parent.mkdir(parents=True)
+    store_path.mkdir()  # a directory where the file should be: unreadable as a database
+    with pytest.raises(StoreError):
+        IdentityStore.open(store_path, domain="d.test")

@@ -120,7 +120,13 @@ def _serve(settings: Settings) -> int:
         lifespan="on",
         server_header=False,
     )
-    uvicorn.Server(config).run()  # handles Ctrl-C / SIGTERM: stops accepting, runs shutdown
+    try:
+        # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
+        # re-raises the signal so the process ends the way it was asked to.
+        uvicorn.Server(config).run()
+    except KeyboardInterrupt:
+        pass
+    print("agentmail-gateway: stopped", file=sys.stderr)
     return 0
 
 

@@ -104,9 +104,7 @@ def raw_headers(
     return fields
 
 
-def parse_message(
-    raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH
-) -> ParsedMessage:
+def parse_message(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH) -> ParsedMessage:
     """Parse one message; never raises. Whatever a bound cut off sets ``truncated``.
 
     ``max_bytes`` and ``max_depth`` bound the MIME parse; the headers have their own bounds.
@@ -163,9 +161,7 @@ def _header_bounds(raw: bytes) -> tuple[int, int]:
     return (newline - 1 if raw[newline - 1] == ord("\r") else newline), body
 
 
-def _read_headers(
-    raw: bytes, *, max_bytes: int, max_fields: int
-) -> tuple[list[tuple[str, str]], bool]:
+def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> tuple[list[tuple[str, str]], bool]:
     """The header fields, and whether a bound cut some off."""
     block = raw[: _header_bounds(raw)[0]]
     cut = len(block) > max_bytes
@@ -337,8 +333,9 @@ class _MimePolicy(Compat32):
     """compat32, with Content-Type and Content-Disposition bounded before anything parses them.
 
     compat32 rather than ``email.policy.default``: only the MIME structure is taken from the
-    stdlib, and ``default`` re-parses every Content-Type into header objects, which costs
-    about 4x the whole parse of a typical message and is itself super-linear on hostile fields.
+    stdlib, and ``default`` re-parses every Content-Type into header objects each time it is
+    read, which makes a typical parse about 4x slower and is itself super-linear on hostile
+    fields.
     """
 
     def header_fetch_parse(self, name: str, value: str) -> str | _EmailHeader:  # type: ignore[override]
@@ -352,6 +349,9 @@ class _MimePolicy(Compat32):
 
 
 _MIME_POLICY: Final = _MimePolicy()
+
+# Inline messages that are opened like a multipart (a forward without "attachment").
+_READABLE_MESSAGES: Final = frozenset({"message/rfc822", "message/global"})
 
 
 @dataclass
@@ -402,18 +402,17 @@ def _read_parts(root: Message, body: _Body, *, max_depth: int) -> None:
                 filename=filename,
                 is_attachment=is_attachment,
             )
-        elif is_attachment and content_type.startswith("message/"):
-            # An attached message (message/rfc822): listed as one attachment, not opened.
-            body.attachments.append(Attachment(filename, content_type, _encoded_size(part)))
+        elif content_type.startswith("message/") and (is_attachment or content_type not in _READABLE_MESSAGES):
+            # An attached message, or a report such as message/delivery-status: listed as
+            # one attachment, not opened (its parts are not this message's text).
+            body.attachments.append(Attachment(filename, content_type, _attached_message_size(part)))
         elif children and depth >= max_depth:
             body.truncated = True
         else:
             stack.extend((child, depth + 1) for child in reversed(children))
 
 
-def _read_leaf(
-    part: Message, body: _Body, *, content_type: str, filename: str | None, is_attachment: bool
-) -> None:
+def _read_leaf(part: Message, body: _Body, *, content_type: str, filename: str | None, is_attachment: bool) -> None:
     """Take a leaf part as the text, the HTML or an attachment."""
     if not is_attachment and content_type == "text/plain":
         if body.text is None:
@@ -501,7 +500,7 @@ def _payload(part: Message) -> bytes:
     return data if isinstance(data, bytes) else b""
 
 
-def _encoded_size(part: Message) -> int:
+def _attached_message_size(part: Message) -> int:
     """About the size of an attached message: its headers plus its decoded bodies.
 
     Counted from the parsed tree: serializing it again with the stdlib generator can take

@@ -153,8 +153,11 @@ def main() -> None:
         t = time.perf_counter()
         target_token = prefill_identities(data, args.identities, now - 7200)
         prefill_maildir(data, args.messages, 50, now - 3600)
-        print(f"pre-filled {args.identities:,} identities and {args.messages:,} messages"
-              f" in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+        print(
+            f"pre-filled {args.identities:,} identities and {args.messages:,} messages"
+            f" in {time.perf_counter() - t:.1f} s",
+            file=sys.stderr,
+        )
 
         http_port, smtp_port = free_port(), free_port()
         proc = start_gateway(data, http_port, smtp_port)
@@ -172,7 +175,9 @@ def main() -> None:
             started = wait_for(up, 600)
 
             def target_indexed() -> bool:
-                return len(mine.get(f"/v1/identities/{TARGET}/messages", params={"limit": 200}).json()["messages"]) == 50
+                return (
+                    len(mine.get(f"/v1/identities/{TARGET}/messages", params={"limit": 200}).json()["messages"]) == 50
+                )
 
             indexed = started + wait_for(target_indexed, 600, step=0.2)
             rows.append((f"start + index {args.messages:,} messages (rebuild)", "-", f"{indexed:.1f} s"))
@@ -180,20 +185,26 @@ def main() -> None:
 
             for _ in range(50):  # warm up
                 admin.post("/v1/identities", json={})
-            create = timed(lambda i: admin.post("/v1/identities", json={"local_part": f"bench-{i}"}).raise_for_status(), 1000)
-            rows.append((
-                f"create identity over HTTP, {args.identities:,} stored",
-                "p50 < 2 ms",
-                f"p50 {statistics.median(create):.2f} ms, p95 {p(create, 0.95):.2f} ms",
-            ))
+            create = timed(
+                lambda i: admin.post("/v1/identities", json={"local_part": f"bench-{i}"}).raise_for_status(), 1000
+            )
+            rows.append(
+                (
+                    f"create identity over HTTP, {args.identities:,} stored",
+                    "p50 < 2 ms",
+                    f"p50 {statistics.median(create):.2f} ms, p95 {p(create, 0.95):.2f} ms",
+                )
+            )
 
             url = f"/v1/identities/{TARGET}/messages"
             listing = timed(lambda i: mine.get(url, params={"limit": 50}).raise_for_status(), 500)
-            rows.append((
-                f"list an identity's mail, catch-all {args.messages:,}",
-                "p50 < 20 ms",
-                f"p50 {statistics.median(listing):.2f} ms, p95 {p(listing, 0.95):.2f} ms",
-            ))
+            rows.append(
+                (
+                    f"list an identity's mail, catch-all {args.messages:,}",
+                    "p50 < 20 ms",
+                    f"p50 {statistics.median(listing):.2f} ms, p95 {p(listing, 0.95):.2f} ms",
+                )
+            )
 
             # Sustained ingest over one SMTP connection, then how long until all are listed.
             rcpt = f"ingest@{DOMAIN}"
@@ -218,11 +229,13 @@ def main() -> None:
                 return bool(top) and top[0]["subject"] == last
 
             lag = wait_for(all_listed, 60, step=0.01)
-            rows.append((
-                "sustained ingest, embedded SMTP, one connection",
-                "≥ MailDev (≈ 500-700 msg/s)",
-                f"{args.ingest / accepted:.0f} msg/s durably accepted",
-            ))
+            rows.append(
+                (
+                    "sustained ingest, embedded SMTP, one connection",
+                    "≥ MailDev (≈ 500-700 msg/s)",
+                    f"{args.ingest / accepted:.0f} msg/s durably accepted",
+                )
+            )
             rows.append(("  ...last message listed after its 250", "every one within 2 s", f"{lag * 1000:.0f} ms"))
 
             # Delivery → listed, one message at a time (polling the list: `wait` is a later issue).
@@ -231,7 +244,9 @@ def main() -> None:
                 for i in range(30):
                     subject = f"latency {i}"
                     t = time.perf_counter()
-                    smtp.sendmail("noreply@shop.example", [rcpt], f"Subject: {subject}\r\nTo: {rcpt}\r\n\r\nx\r\n".encode())
+                    smtp.sendmail(
+                        "noreply@shop.example", [rcpt], f"Subject: {subject}\r\nTo: {rcpt}\r\n\r\nx\r\n".encode()
+                    )
 
                     def listed(subject: str = subject) -> bool:
                         top = reader.get(f"/v1/identities/{rcpt}/messages", params={"limit": 1}).json()["messages"]
@@ -239,11 +254,13 @@ def main() -> None:
 
                     wait_for(listed, 10, step=0.001)
                     lat.append((time.perf_counter() - t) * 1000)
-            rows.append((
-                "SMTP delivery → listed (embedded; polled)",
-                "p50 < 20 ms (to `wait`)",
-                f"p50 {statistics.median(lat):.1f} ms",
-            ))
+            rows.append(
+                (
+                    "SMTP delivery → listed (embedded; polled)",
+                    "p50 < 20 ms (to `wait`)",
+                    f"p50 {statistics.median(lat):.1f} ms",
+                )
+            )
             rows.append(("gateway RSS at the end", "-", f"{rss_mb(proc.pid):.0f} MB"))
         finally:
             proc.terminate()

@@ -11,12 +11,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from gateway import __version__
 from gateway.admin_token import ensure_admin_token
@@ -56,7 +56,6 @@ class Gateway:
     inbox: Inbox
     retention: Retention
     smtp_address: tuple[str, int] | None = None
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
 
 def open_store(settings: Settings) -> IdentityStore:
@@ -68,6 +67,11 @@ def open_store(settings: Settings) -> IdentityStore:
         reserved=reserved,
         quarantine_seconds=settings.reuse_quarantine,
     )
+
+
+def _log_crash(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the %s task stopped: new mail is no longer indexed", task.get_name(), exc_info=task.exception())
 
 
 def _build(settings: Settings, source: MailSource | None) -> Gateway:
@@ -93,7 +97,8 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         smtp = None
         await gw.source.start()
-        gw.tasks.append(asyncio.create_task(gw.sync.run(), name="sync"))
+        sync = asyncio.create_task(gw.sync.run(), name="sync")
+        sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")
         try:
             if isinstance(gw.source, LocalSource):
@@ -111,14 +116,11 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         finally:
             if smtp is not None:
                 smtp.close()
-                await smtp.wait_closed()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(smtp.wait_closed(), timeout=5)
             retention.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await retention
             await gw.source.stop()  # the sync's next_batch returns [] and it ends
-            for task in gw.tasks:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(task, timeout=5)
+            await asyncio.wait([sync, retention], timeout=5)
             gw.index.close()
             gw.store.close()
 
@@ -137,9 +139,11 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             title="agentmail-gateway",
             version=__version__,
             path="/schema",
-            render_plugins=[SwaggerRenderPlugin()],
+            # /schema itself is the JSON document (README); /schema/swagger is for browsing.
+            render_plugins=[JsonRenderPlugin(path=["/", "/openapi.json"]), SwaggerRenderPlugin()],
         ),
         debug=False,
+        logging_config=None,  # the CLI configures logging once, for every module
     )
     app.state.gateway = gw
     app.state.store = gw.store

@@ -8,6 +8,7 @@ the store is SQLite in WAL mode).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import logging
@@ -120,12 +121,10 @@ def _serve(settings: Settings) -> int:
         lifespan="on",
         server_header=False,
     )
-    try:
-        # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
-        # re-raises the signal so the process ends the way it was asked to.
+    # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
+    # re-raises the signal so the process ends the way it was asked to.
+    with contextlib.suppress(KeyboardInterrupt):
         uvicorn.Server(config).run()
-    except KeyboardInterrupt:
-        pass
     print("agentmail-gateway: stopped", file=sys.stderr)
     return 0
 

@@ -174,23 +174,31 @@ class IdentityStore:
             path.chmod(0o600)
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
-            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as exc:
+            raise StoreError(f"identity store {path} cannot be opened ({exc}); refusing to start") from None
+        try:
+            # Check before changing anything: a store we refuse is left exactly as we found it.
             conn.execute("PRAGMA busy_timeout=5000")
             check = conn.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
                 raise StoreError(f"identity store {path} failed its integrity check: {check}")
             version = cls._schema_version(conn)
-            if version is None:
-                conn.executescript(_SCHEMA)
-                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            elif version != SCHEMA_VERSION:
+            if version is not None and version != SCHEMA_VERSION:
                 raise StoreError(
                     f"identity store {path} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
                 )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
+            conn.execute("PRAGMA foreign_keys=ON")
+            if version is None:
+                conn.executescript(_SCHEMA)
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.Error as exc:
+            conn.close()
             raise StoreError(f"identity store {path} is unreadable or corrupt ({exc}); refusing to start") from None
+        except BaseException:
+            conn.close()
+            raise
         return cls(conn, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
 
     @staticmethod

@@ -107,7 +107,9 @@ class Inbox:
         if message_id is None:
             return None
         cursor = self._index.cursor_of(identity.address, message_id)
-        if cursor is None:
+        # Mail from before the identity existed (an earlier owner's) is no cursor either: it
+        # must not even be confirmed to exist. Its own deleted mail stays a valid cursor.
+        if cursor is None or cursor.received_ts < self.visible_since(identity):
             raise NotFound("no such message (the paging cursor is unknown)")
         return cursor
 

@@ -20,7 +20,7 @@ from gateway.fsutil import ensure_private_dir
 
 __all__ = ["Cursor", "Filters", "IndexRecord", "MessageIndex", "Summary"]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +47,15 @@ CREATE TABLE IF NOT EXISTS grants (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS grants_listing ON grants (address, received_at, message_id);
 CREATE INDEX IF NOT EXISTS grants_by_message ON grants (message_id);
+-- Where removed copies sat in each address's listing: a deleted message stays a paging
+-- cursor (read, delete, ask for the next page). Pruned by retention.
+CREATE TABLE IF NOT EXISTS gone_cursors (
+    address TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    received_at REAL NOT NULL,
+    PRIMARY KEY (address, message_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS gone_cursors_by_time ON gone_cursors (received_at);
 """
 
 _SUMMARY_COLUMNS: Final = "m.id, m.received_at, m.size, m.from_header, m.to_json, m.subject, m.codes_json, m.links_json"
@@ -186,10 +195,16 @@ class MessageIndex:
             raise
 
     def remove(self, ids: Iterable[str]) -> None:
-        """Forget copies that left the mailbox."""
+        """Forget copies that left the mailbox; their listing positions stay usable as cursors."""
+        rows = [(i,) for i in ids]
         self._db.execute("BEGIN")
         try:
-            self._db.executemany("DELETE FROM messages WHERE id = ?", [(i,) for i in ids])
+            self._db.executemany(
+                "INSERT OR IGNORE INTO gone_cursors SELECT address, message_id, received_at FROM grants"
+                " WHERE message_id = ?",
+                rows,
+            )
+            self._db.executemany("DELETE FROM messages WHERE id = ?", rows)
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -198,6 +213,11 @@ class MessageIndex:
     def clear(self) -> None:
         """Forget everything (the mailbox changed identity: a UIDVALIDITY change)."""
         self._db.execute("DELETE FROM messages")
+        self._db.execute("DELETE FROM gone_cursors")
+
+    def forget_cursors(self, before_ts: float) -> None:
+        """Drop the cursors of removed copies received before `before_ts` (retention)."""
+        self._db.execute("DELETE FROM gone_cursors WHERE received_at < ?", (before_ts,))
 
     def get_meta(self, key: str) -> str | None:
         """A stored source-state value (e.g. UIDVALIDITY), or None."""
@@ -263,10 +283,11 @@ class MessageIndex:
         return None if row is None else _summary(row)
 
     def cursor_of(self, address: str, message_id: str) -> Cursor | None:
-        """The listing position of one of `address`'s messages, for paging."""
+        """The listing position of one of `address`'s messages (or removed ones), for paging."""
         row = self._db.execute(
-            "SELECT received_at, message_id FROM grants WHERE address = ? AND message_id = ?",
-            (address, message_id),
+            "SELECT received_at, message_id FROM grants WHERE address = ? AND message_id = ?"
+            " UNION ALL SELECT received_at, message_id FROM gone_cursors WHERE address = ? AND message_id = ?",
+            (address, message_id, address, message_id),
         ).fetchone()
         return None if row is None else Cursor(float(row[0]), str(row[1]))
 

@@ -39,6 +39,7 @@ class Retention:
             self._index.remove(ids)
             self._store.forget_messages(ids)
             removed += len(ids)
+        self._index.forget_cursors(cutoff)
         if removed:
             log.info("retention removed %d copies older than %d days", removed, self._days)
         return removed

@@ -76,7 +76,11 @@ class Sync:
 
     async def run(self) -> None:
         """Catch up, then index each batch the source announces until it stops."""
-        await self.catch_up()
+        try:
+            await self.catch_up()
+        except Exception:
+            # New mail must keep flowing even if the backlog could not be read.
+            log.exception("catching up with the mailbox failed; indexing new mail only")
         while True:
             ids = await self._source.next_batch()
             if not ids:

@@ -117,6 +117,28 @@ class RunningGateway:
 
         await self.gw.sync.wait_until(caught_up, timeout=10)
 
+    def maildir_ids(self) -> list[str]:
+        """Every copy the embedded Maildir holds, oldest first."""
+        source = self.gw.source
+        assert isinstance(source, LocalSource)
+        return source.maildir.ids()
+
+    async def messages(self, address: str, token: str | None = None, **params: Any) -> dict[str, Any]:
+        """The listing of `address`'s mail as `token` (default: the admin) sees it; asserts 200."""
+        client = self.http if token is None else self.client(token)
+        try:
+            response = await client.get(f"/v1/identities/{address}/messages", params=params)
+        finally:
+            if client is not self.http:
+                await client.aclose()
+        assert response.status_code == 200, response.text
+        listing: dict[str, Any] = response.json()
+        return listing
+
+    async def subjects(self, address: str, token: str | None = None, **params: Any) -> list[str]:
+        """Subjects of `address`'s listing, newest first, as `token` (default: the admin) sees it."""
+        return [m["subject"] for m in (await self.messages(address, token, **params))["messages"]]
+
     async def create_identity(self, local_part: str | None = None, **body: Any) -> tuple[str, str]:
         """(address, token) of a new identity made by the admin."""
         if local_part is not None:
@@ -125,6 +147,18 @@ class RunningGateway:
         assert response.status_code == 201, response.text
         data = response.json()
         return data["address"], data["token"]
+
+
+def assert_error(response: httpx.Response, status: int, error: str | None = None) -> dict[str, Any]:
+    """`response` is the gateway's JSON error `{"error", "detail"}` with `status`; returns the body."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json"), response.headers
+    body: dict[str, Any] = response.json()
+    assert {"error", "detail"} <= set(body), body
+    assert isinstance(body["error"], str) and isinstance(body["detail"], str) and body["detail"]
+    if error is not None:
+        assert body["error"] == error, body
+    return body
 
 
 @pytest.fixture

@@ -25,9 +25,20 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "gateway", "serve", "--env-file", str(tmp_path / "none"),
-            "--data-dir", str(data), "--http-port", str(http_port), "--smtp-port", str(smtp_port),
-            "--domain", "serve.test",
+            sys.executable,
+            "-m",
+            "gateway",
+            "serve",
+            "--env-file",
+            str(tmp_path / "none"),
+            "--data-dir",
+            str(data),
+            "--http-port",
+            str(http_port),
+            "--smtp-port",
+            str(smtp_port),
+            "--domain",
+            "serve.test",
         ],
         env=env,
         stdout=subprocess.DEVNULL,

@@ -6,6 +6,7 @@ Library exception text is never echoed: it can carry request data (tokens includ
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, Final
 
 from litestar import MediaType, Request, Response
@@ -31,6 +32,10 @@ _CODES: Final = {
     429: "rate_limited",
 }
 
+# msgspec names the offending value ('...') and an unknown field (`...`): both are request
+# data, which may be a token pasted into the wrong field. The field's own name stays.
+_ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `[^`]*`)")
+
 
 def _error(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> Response[Any]:
     return Response({"error": code, "detail": detail}, status_code=status, media_type=MediaType.JSON, headers=headers)
@@ -46,7 +51,8 @@ def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Re
     for item in exc.extra if isinstance(exc.extra, list) else []:
         if isinstance(item, dict):
             key = item.get("key") or item.get("source") or "body"
-            parts.append(f"{key}: {item.get('message', 'invalid')}")
+            message = _ECHOED.sub("", str(item.get("message", ""))).strip() or "missing or invalid"
+            parts.append(f"{key}: {message}")
     detail = "; ".join(parts) or "the request is malformed"
     return _error(400, "invalid_request", detail)
 

@@ -39,7 +39,8 @@ class _In(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class CreateIdentityIn(_In, frozen=True):
-    local_part: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+    local_part: str | None = None
+    """Checked by `names.check_local_part` (422 when invalid or reserved); the body cap bounds it."""
     ttl_seconds: Annotated[int, msgspec.Meta(ge=1, le=MAX_TTL_SECONDS)] | None = None
     label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     force: bool = False

@@ -91,3 +91,33 @@ def test_corrupt_index_is_rebuilt_empty(tmp_path: Path) -> None:
     idx.add([record("m1", 1, {"a@d"})])
     assert idx.count() == 1
     idx.close()
+
+
+def test_removed_copy_stays_a_cursor_for_its_addresses(index: MessageIndex) -> None:
+    index.add([record(f"m{i}", float(i), {"a@d"}) for i in range(1, 5)])
+    index.remove(["m3"])
+    assert index.cursor_of("a@d", "m3") == Cursor(3.0, "m3")
+    assert index.cursor_of("b@d", "m3") is None  # only for the addresses it was granted to
+    assert [s.id for s in index.listing("a@d", Filters(0), limit=10, before=Cursor(3.0, "m3"))] == ["m2", "m1"]
+    assert index.visible("a@d", "m3", 0) is None
+
+
+def test_removed_cursors_go_with_retention_and_clear(index: MessageIndex) -> None:
+    index.add([record("m1", 1.0, {"a@d"}), record("m2", 2.0, {"a@d"})])
+    index.remove(["m1", "m2"])
+    index.forget_cursors(before_ts=2.0)
+    assert index.cursor_of("a@d", "m1") is None
+    assert index.cursor_of("a@d", "m2") == Cursor(2.0, "m2")
+    index.clear()
+    assert index.cursor_of("a@d", "m2") is None
+
+
+def test_index_of_an_older_schema_is_rebuilt(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    idx = MessageIndex.open(path)
+    idx.add([record("m1", 1, {"a@d"})])
+    idx.set_meta("schema_version", "1")
+    idx.close()
+    idx = MessageIndex.open(path)
+    assert idx.count() == 0
+    idx.close()

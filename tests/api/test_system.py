@@ -1,0 +1,51 @@
+"""The public routes: `/health` for probes and `/schema`, the OpenAPI document, both without a token."""
+
+from __future__ import annotations
+
+from tests.conftest import RunningGateway
+
+OPERATIONS = {
+    "createIdentity",
+    "listIdentities",
+    "rotateIdentityToken",
+    "deleteIdentity",
+    "listMessages",
+    "getMessage",
+    "markMessage",
+    "getRawMessage",
+    "deleteMessage",
+    "createToken",
+    "listTokens",
+    "deleteToken",
+    "health",
+}
+
+
+async def test_health_needs_no_token(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        response = await anonymous.get("/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok", "source": "local"}
+
+
+async def test_schema_is_the_openapi_document_without_a_token(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        response = await anonymous.get("/schema")
+    assert response.status_code == 200, response.text
+    assert "json" in response.headers["content-type"]
+    document = response.json()
+    assert document["openapi"].startswith("3.")
+    assert document["info"]["title"] == "agentmail-gateway"
+    paths = document["paths"]
+    assert {"/v1/identities", "/v1/identities/{address}/messages", "/v1/tokens", "/health"} <= set(paths)
+    operation_ids = {op["operationId"] for item in paths.values() for op in item.values() if "operationId" in op}
+    assert operation_ids >= OPERATIONS
+
+
+async def test_schema_json_and_browser_views(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        as_file = await anonymous.get("/schema/openapi.json")
+        browser = await anonymous.get("/schema/swagger")
+        root = await anonymous.get("/schema")
+    assert as_file.status_code == 200 and as_file.json() == root.json()
+    assert browser.status_code == 200 and browser.headers["content-type"].startswith("text/html")

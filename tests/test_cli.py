@@ -1,0 +1,223 @@
+"""The command line, run in-process on a private data directory.
+
+Every run passes `--data-dir`, `--domain` and `--env-file /nonexistent`, and the fixture
+removes any `AGENTMAIL_*` variable, so neither the environment nor a `./.env` leaks in.
+Results are checked through the durable store itself: a printed token must authenticate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gateway.cli import main
+from gateway.errors import Unauthorized
+from gateway.identities import IdentityStore
+from tests.conftest import DOMAIN
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> dict[str, str]:
+        assert self.code == 0, self.err
+        data: dict[str, str] = json.loads(self.out)
+        return data
+
+
+class Cli:
+    """`agentmail-gateway …` against one data directory, output captured."""
+
+    def __init__(self, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.data_dir = data_dir
+        self._capsys = capsys
+
+    def __call__(self, *args: str) -> Result:
+        self._capsys.readouterr()
+        code = main([*args, "--data-dir", str(self.data_dir), "--domain", DOMAIN, "--env-file", "/nonexistent"])
+        out, err = self._capsys.readouterr()
+        return Result(code, out, err)
+
+    def who(self, token: str) -> tuple[str, str | None] | None:
+        """(kind, address) the store authenticates `token` as, or None."""
+        store = IdentityStore.open(self.data_dir / "identities.db", domain=DOMAIN)
+        try:
+            principal = store.authenticate(token)
+        except Unauthorized:
+            return None
+        finally:
+            store.close()
+        return principal.kind, principal.identity.address if principal.identity else None
+
+
+@pytest.fixture
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
+    for name in list(os.environ):
+        if name.startswith("AGENTMAIL_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+    yield Cli(tmp_path / "data", capsys)
+
+
+# --- identities -------------------------------------------------------------------------
+
+
+def test_identity_create_prints_address_and_token(cli: Cli) -> None:
+    created = cli("identity", "create", "demo").json()
+    assert created["address"] == f"demo@{DOMAIN}"
+    assert created["token"].startswith("am_")
+    assert cli.who(created["token"]) == ("identity", f"demo@{DOMAIN}")
+    assert stat.S_IMODE(cli.data_dir.stat().st_mode) == 0o700
+    assert stat.S_IMODE((cli.data_dir / "identities.db").stat().st_mode) == 0o600
+
+
+def test_identity_create_with_random_name_ttl_and_label(cli: Cli) -> None:
+    created = cli("identity", "create", "--ttl", "3600", "--label", "nightly run").json()
+    assert created["address"].endswith(f"@{DOMAIN}")
+    listing = cli("identity", "list")
+    assert listing.code == 0
+    (line,) = listing.out.splitlines()
+    assert line.startswith(created["address"] + "\t")
+    assert "nightly run" in line and "expires -" not in line
+
+
+def test_identity_list_shows_identities_never_tokens(cli: Cli) -> None:
+    tokens = [cli("identity", "create", name).json()["token"] for name in ("demo", "alpha")]
+    listing = cli("identity", "list")
+    assert listing.code == 0
+    assert [line.split("\t")[0] for line in listing.out.splitlines()] == [f"alpha@{DOMAIN}", f"demo@{DOMAIN}"]
+    assert all(token not in listing.out + listing.err for token in tokens)
+
+
+def test_identity_rotate_gives_a_new_token(cli: Cli) -> None:
+    old = cli("identity", "create", "demo").json()["token"]
+    rotated = cli("identity", "rotate", f"demo@{DOMAIN}").json()
+    assert rotated["address"] == f"demo@{DOMAIN}"
+    assert rotated["token"] != old
+    assert cli.who(old) is None
+    assert cli.who(rotated["token"]) == ("identity", f"demo@{DOMAIN}")
+
+
+def test_identity_delete_then_name_is_quarantined_unless_forced(cli: Cli) -> None:
+    token = cli("identity", "create", "demo").json()["token"]
+    assert cli("identity", "delete", f"DEMO@{DOMAIN}").json() == {"deleted": f"demo@{DOMAIN}"}
+    assert cli.who(token) is None
+    assert cli("identity", "list").out == ""
+
+    again = cli("identity", "create", "demo")
+    assert again.code == 2
+    assert "quarantined" in again.err and "Traceback" not in again.err
+    assert cli("identity", "create", "demo", "--force").json()["address"] == f"demo@{DOMAIN}"
+
+
+@pytest.mark.parametrize(("action", "address"), [("rotate", f"nobody@{DOMAIN}"), ("delete", f"nobody@{DOMAIN}")])
+def test_unknown_identity_is_reported(cli: Cli, action: str, address: str) -> None:
+    result = cli("identity", action, address)
+    assert result.code == 1
+    assert address in result.err and result.out == ""
+
+
+@pytest.mark.parametrize(("name", "why"), [("demo", "taken"), ("postmaster", "reserved"), ("a+b", "'+'")])
+def test_identity_create_refusals_exit_2_with_a_message(cli: Cli, name: str, why: str) -> None:
+    cli("identity", "create", "demo").json()
+    result = cli("identity", "create", name)
+    assert result.code == 2
+    assert why in result.err
+    assert "Traceback" not in result.err and result.out == ""
+
+
+# --- provisioner and admin tokens -------------------------------------------------------
+
+
+def test_token_create_makes_a_provisioner(cli: Cli) -> None:
+    created = cli("token", "create", "--label", "ci").json()
+    assert created["scope"] == "provision" and created["id"].startswith("tok_")
+    assert cli.who(created["token"]) == ("provisioner", None)
+
+
+def test_admin_rotate_writes_a_private_token_file(cli: Cli) -> None:
+    path = cli.data_dir / "admin-token"
+    first = cli("admin", "rotate")
+    assert first.code == 0, first.err
+    assert str(path) in first.out
+    token = path.read_text().strip()
+    assert token.startswith("am_") and token not in first.out + first.err
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert cli.who(token) == ("admin", None)
+
+    assert cli("admin", "rotate").code == 0
+    rotated = path.read_text().strip()
+    assert rotated != token
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert cli.who(rotated) == ("admin", None)
+    assert cli.who(token) is None
+
+
+def test_admin_rotate_refuses_a_configured_token(cli: Cli) -> None:
+    result = cli("admin", "rotate", "--admin-token", "am_configured-admin-token-0123456789")
+    assert result.code == 2
+    assert "configured" in result.err
+    assert "am_configured-admin-token-0123456789" not in result.err + result.out
+    assert not (cli.data_dir / "admin-token").exists()
+
+
+# --- settings and a store that cannot be trusted ----------------------------------------
+
+
+def test_unknown_setting_in_the_environment_stops_the_cli(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTMAIL_DOMIAN", "typo.example")
+    result = cli("identity", "list")
+    assert result.code == 2
+    assert "AGENTMAIL_DOMIAN" in result.err and "Traceback" not in result.err
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"this is not a database\n" * 200)
+
+
+def _foreign_sqlite(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE users (name TEXT)")
+    db.close()
+
+
+def _future_schema(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema_version', '99')")
+    db.close()
+
+
+@pytest.mark.parametrize("command", [["serve", "--http-port", "0", "--smtp-port", "0"], ["identity", "list"]])
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        pytest.param(_garbage, "corrupt", id="garbage"),
+        pytest.param(_foreign_sqlite, "not ours", id="foreign-database"),
+        pytest.param(_future_schema, "schema version 99", id="newer-schema"),
+    ],
+)
+def test_untrustworthy_store_stops_with_a_clear_message(cli: Cli, command: list[str], spoil: object, why: str) -> None:
+    cli.data_dir.mkdir(mode=0o700)
+    store = cli.data_dir / "identities.db"
+    spoil(store)  # type: ignore[operator]
+    before = store.read_bytes()
+
+    result = cli(*command)
+
+    assert result.code == 2
+    assert result.err.startswith("agentmail-gateway: ")
+    assert why in result.err
+    assert "Traceback" not in result.err
+    assert store.read_bytes() == before  # never replaced by an empty store
+    assert not (cli.data_dir / "admin-token").exists()

@@ -74,14 +74,21 @@ def _path_address(raw: str) -> str:
     return address
 
 
+def _own_identity(principal: Principal, wanted: str) -> Identity | None:
+    """For an identity token: itself when the path is its own, else 403 (before any lookup)."""
+    if principal.kind != "identity" or principal.identity is None:
+        return None
+    if principal.identity.address != wanted:
+        raise Forbidden("this token belongs to another identity")
+    return principal.identity
+
+
 def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
     """The identity whose mail this request touches: the admin's pick, or the caller itself."""
     principal = _principal(request)
     wanted = _path_address(address)
-    if principal.kind == "identity" and principal.identity is not None:
-        if principal.identity.address != wanted:
-            raise Forbidden("this token belongs to another identity")
-        return principal.identity
+    if (own := _own_identity(principal, wanted)) is not None:
+        return own
     if principal.kind != "admin":
         raise Forbidden("provisioner tokens never read mail")
     store: IdentityStore = request.app.state.store
@@ -92,10 +99,8 @@ def managed_identity(request: Request[Any, Any, Any], address: FromPath[str]) ->
     """The identity this request manages (delete, rotate): admin, itself, or its provisioner."""
     principal = _principal(request)
     wanted = _path_address(address)
-    if principal.kind == "identity" and principal.identity is not None:
-        if principal.identity.address != wanted:
-            raise Forbidden("this token belongs to another identity")
-        return principal.identity
+    if (own := _own_identity(principal, wanted)) is not None:
+        return own
     store: IdentityStore = request.app.state.store
     identity = store.find_identity(wanted)
     if principal.kind == "provisioner" and (identity is None or identity.created_by != principal.token_id):

@@ -128,3 +128,23 @@ async def test_oversized_message_gets_552(make_settings, tmp_path) -> None:  # t
             await asyncio.to_thread(attempt)
         assert info.value.smtp_code == 552
         assert _maildir(gateway).maildir.ids() == []
+
+
+async def test_no_dns_lookup_per_connection(gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch) -> None:
+    """aiosmtpd calls socket.getfqdn() unless given a hostname: a multi-second stall without DNS."""
+    import socket
+
+    def forbidden(*_: object) -> str:
+        raise AssertionError("the intake looked up a host name")
+
+    monkeypatch.setattr(socket, "getfqdn", forbidden)
+    monkeypatch.setattr(socket, "gethostbyaddr", forbidden)
+
+    def greet() -> tuple[int, bytes]:
+        # local_hostname: smtplib itself would look up our own name otherwise.
+        with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, local_hostname="client.example", timeout=10) as client:
+            return client.ehlo()
+
+    code, reply = await asyncio.to_thread(greet)
+    assert code == 250
+    assert reply.startswith(DOMAIN.encode())

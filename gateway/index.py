@@ -20,7 +20,7 @@ from gateway.fsutil import ensure_private_dir
 
 __all__ = ["Cursor", "Filters", "IndexRecord", "MessageIndex", "Summary"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3  # 3: codes and links extracted
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

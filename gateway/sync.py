@@ -12,7 +12,10 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Final
 
+import msgspec
+
 from gateway.index import IndexRecord, MessageIndex
+from gateway.mail.extract import extract
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
 from gateway.sources.base import MailSource, StoredMessage
@@ -25,8 +28,9 @@ FETCH_BATCH: Final = 200  # copies per fetch/transaction during catch-up: bounde
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> IndexRecord:
-    """The index row for one mailbox copy: parse, match recipients, key its copies. Pure."""
+    """The index row for one mailbox copy: parse, match recipients, extract, key its copies. Pure."""
     parsed = parse_message(stored.raw, max_bytes=max_bytes)
+    codes, links = extract(parsed)
     grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
     if parsed.message_id:
         # Copies of one message (one per envelope recipient) differ only in the headers the
@@ -43,6 +47,8 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Ind
         subject=parsed.subject,
         dedupe_key=dedupe,
         grants=grants,
+        codes_json=msgspec.json.encode(codes).decode(),
+        links_json=msgspec.json.encode(links).decode(),
     )
 
 

@@ -199,3 +199,15 @@ class run_gateway:
         await self.http.aclose()
         await self.server.shutdown(sockets=[self.sock])
         self.sock.close()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the corpus precision/recall table when the corpus test ran."""
+    import sys
+
+    corpus = sys.modules.get("tests.test_corpus")
+    lines = corpus.summary() if corpus is not None else []
+    if lines:
+        terminalreporter.section("corpus/otp precision and recall")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -116,15 +116,24 @@ class CreatedTokenOut(msgspec.Struct):
 
 
 class CodeOut(msgspec.Struct):
+    """A one-time code, best first in `codes`."""
+
     value: str
-    context: str = ""
-    source: str = ""
+    """Canonical form, what to type: numeric codes as plain digits ("123 456" → "123456");
+    alphanumeric codes as written, dash kept ("K7D2-QW9P", "G-774102")."""
+    context: str
+    """The words around it in the mail."""
+    source: Literal["subject", "text", "html"]
 
 
 class LinkOut(msgspec.Struct):
+    """A verification / sign-in / reset link, best first in `links`; the gateway never fetches it."""
+
     url: str
-    context: str = ""
-    source: str = ""
+    """Exactly as the sender wrote it (after transfer and HTML entity decoding)."""
+    context: str
+    """The link's text, or the words before it."""
+    source: Literal["text", "html"]
 
 
 class SummaryOut(msgspec.Struct, rename={"from_": "from"}):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal
 
-__all__ = ["Attachment", "Header", "ParsedMessage"]
+__all__ = ["Attachment", "Code", "Header", "Link", "ParsedMessage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +52,28 @@ class ParsedMessage:
     """SHA-256 hex of the raw body (everything after the header block), for de-duplicating copies."""
     truncated: bool = False
     """True when a bound (size, MIME depth, header count) cut something off."""
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A one-time code found in a message (see :mod:`gateway.mail.extract`)."""
+
+    value: str
+    """What to type. Numeric codes are plain ASCII digits, whatever their spacing in the mail
+    ("123 456", "123-456", "4 8 2 9 1 3" and fullwidth digits all give "123456"); alphanumeric
+    codes are kept as written, dash included ("K7D2-QW9P", "G-774102")."""
+    context: str
+    """The words around it, whitespace collapsed (at most about 120 characters)."""
+    source: Literal["subject", "text", "html"]
+    """Where it was found: the Subject, the text/plain part, or the text/html part as rendered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A verification, sign-in, reset or confirmation link found in a message; never fetched."""
+
+    url: str
+    """Exactly as the sender wrote it, after transfer decoding and (in HTML) entity decoding."""
+    context: str
+    """The link's text in HTML, or the words before it in text (at most about 120 characters)."""
+    source: Literal["text", "html"]

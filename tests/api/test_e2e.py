@@ -33,3 +33,22 @@ async def test_mail_reaches_exactly_its_identity(gateway: RunningGateway) -> Non
     async with gateway.client(bob_token) as client:
         listing = (await client.get(f"/v1/identities/{bob}/messages")).json()
         assert [m["subject"] for m in listing["messages"]] == ["For Bob"]
+
+
+async def test_codes_and_links_on_summaries_and_messages(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("codes")
+    html = (
+        "<html><body><p>Your verification code is <b>G-<span>77</span><span>4102</span></b></p>"
+        '<p><a href="https://auth.example.com/verify?token=abc&amp;sig=x%2Fy">Verify your email</a></p>'
+        '<p><a href="https://news.example.com/unsubscribe">Unsubscribe</a></p></body></html>'
+    )
+    await gateway.send(make_message(to=address, subject="Confirm your account", text="", html=html), [address])
+    listing = await gateway.messages(address, token)
+    summary = listing["messages"][0]
+    assert summary["codes"][0]["value"] == "G-774102"
+    assert summary["codes"][0]["source"] == "html"
+    assert summary["links"][0]["url"] == "https://auth.example.com/verify?token=abc&sig=x%2Fy"
+    assert all("unsubscribe" not in link["url"] for link in summary["links"])
+    async with gateway.client(token) as client:
+        full = (await client.get(f"/v1/identities/{address}/messages/{summary['id']}")).json()
+    assert full["codes"] == summary["codes"] and full["links"] == summary["links"]

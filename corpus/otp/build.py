@@ -1,0 +1,6177 @@
+#!/usr/bin/env python3
+# Mail content is data: long literal lines and non-ASCII look-alike characters are intended.
+# ruff: noqa: E501, RUF001
+"""Generate the one-time-code / verification-link corpus: every ``*.eml`` and ``expected.json``.
+
+Run from anywhere: ``python corpus/otp/build.py``. Standard library only (Python 3.11+),
+deterministic (fixed dates, ids and boundaries; tokens derived from the case name with
+SHA-256), so running it again rewrites byte-identical files. It ends with a self-check:
+every file parses, every expected code / link / never-string is really in the decoded
+message, and the coverage floor (120 positives, 40 negatives, 12 languages) holds.
+
+Each case is a small function decorated with :func:`case`; the file is named after the
+function. The function fills a :class:`Case` (subject, sender, text and/or HTML bodies,
+expected codes and links, never-strings) using the HTML helpers below; the MIME structure,
+charset, transfer encoding and subject encoding come from the decorator's options.
+All content is synthetic: fictional people, tokens and numbers, modelled on the public shape
+of such mails. See README.md for the schema and the decisions on ambiguous categories.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import quopri
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import format_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+from textwrap import dedent
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BASE_DATE = datetime(2025, 3, 14, 8, 3, 17, tzinfo=UTC)
+MIN_POSITIVES, MIN_NEGATIVES, MIN_LANGUAGES = 120, 40, 12
+
+# Sender time zones by language (hours from UTC), for realistic Date headers.
+_TZ = {
+    "en": -7, "zh-Hans": 8, "zh-Hant": 8, "ja": 9, "ko": 9, "de": 1, "fr": 1, "es": 1, "pt": -3,
+    "it": 1, "nl": 1, "ru": 3, "pl": 1, "tr": 3,
+}  # fmt: skip
+
+KINDS = ("code", "link", "code+link", "negative")
+
+
+# --- deterministic fake data ----------------------------------------------------------------
+
+_B62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def tok(seed: str, n: int = 32, alphabet: str = "b64url") -> str:
+    """A deterministic token of ``n`` characters derived from ``seed``."""
+    out: list[str] = []
+    counter = 0
+    while len(out) < n:
+        digest = hashlib.sha256(f"{seed}/{counter}".encode()).digest()
+        counter += 1
+        if alphabet == "b64url":
+            out.extend(base64.urlsafe_b64encode(digest).decode().rstrip("="))
+        elif alphabet == "hex":
+            out.extend(digest.hex())
+        elif alphabet == "b62":
+            out.extend(_B62[b % 62] for b in digest)
+        elif alphabet == "b64":
+            out.extend(base64.b64encode(digest).decode().rstrip("="))
+        else:
+            out.extend(alphabet[b % len(alphabet)] for b in digest)
+    return "".join(out[:n])
+
+
+# --- HTML helpers ---------------------------------------------------------------------------
+
+
+def esc(url: str) -> str:
+    """An attribute value as a careful sender writes it: ``&`` as ``&amp;``, quotes escaped."""
+    return html.escape(url, quote=True)
+
+
+def a(url: str, label: str, style: str = "color:#1a73e8;text-decoration:underline") -> str:
+    return f'<a href="{esc(url)}" style="{style}" target="_blank" rel="noopener">{label}</a>'
+
+
+def button(url: str, label: str, bg: str = "#1a73e8", fg: str = "#ffffff", radius: int = 4, vml: bool = False) -> str:
+    """A "bulletproof" table button, optionally with the Outlook VML twin in a conditional comment."""
+    link = (
+        f'<a href="{esc(url)}" target="_blank" style="display:inline-block;padding:12px 28px;'
+        f"background-color:{bg};color:{fg};font-weight:600;font-size:16px;text-decoration:none;"
+        f'border-radius:{radius}px;mso-padding-alt:0">{label}</a>'
+    )
+    mso = ""
+    if vml:
+        mso = (
+            f'<!--[if mso]><v:roundrect xmlns:v="urn:schemas-microsoft-com:vml" href="{esc(url)}" '
+            f'style="height:44px;v-text-anchor:middle;width:240px;" arcsize="10%" stroke="f" fillcolor="{bg}">'
+            f'<w:anchorlock/><center style="color:{fg};font-size:16px;">{label}</center></v:roundrect>'
+            "<![endif]-->\n<!--[if !mso]><!-- -->"
+        )
+    tail = "<!--<![endif]-->" if vml else ""
+    return (
+        '<table role="presentation" border="0" cellpadding="0" cellspacing="0" style="margin:24px 0">'
+        f'<tr><td align="center" bgcolor="{bg}" style="border-radius:{radius}px">{mso}{link}{tail}</td></tr></table>'
+    )
+
+
+def preheader(text: str) -> str:
+    """Hidden inbox-preview text, padded the way ESPs pad it so body text does not leak in."""
+    pad = "&#847;&zwnj;&nbsp;" * 12
+    return (
+        '<div style="display:none;font-size:1px;color:#ffffff;line-height:1px;max-height:0px;'
+        f'max-width:0px;opacity:0;overflow:hidden;mso-hide:all">{text}{pad}</div>'
+    )
+
+
+def pixel(c: Case, url: str) -> str:
+    """An open-tracking pixel; its URL must never be reported."""
+    c.never(url)
+    return f'<img src="{esc(url)}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px">'
+
+
+def big(code_html: str, size: int = 32, spacing: int = 6, bg: str = "#f3f4f6", font: str = "monospace") -> str:
+    """A code in a big styled block; ``code_html`` may hold spans or entities."""
+    return (
+        f'<div style="font-family:{font};font-size:{size}px;font-weight:700;letter-spacing:{spacing}px;'
+        f'background:{bg};border-radius:8px;padding:16px 24px;margin:16px 0;text-align:center;color:#111">'
+        f"{code_html}</div>"
+    )
+
+
+def cells(code: str, style: str = "border:1px solid #d0d7de;border-radius:6px;width:40px;height:48px") -> str:
+    """One character per table cell, as many providers render a code."""
+    tds = "".join(
+        f'<td align="center" style="{style};font-size:28px;font-weight:700;font-family:Arial,sans-serif">{ch}</td>'
+        f'<td style="width:8px">&nbsp;</td>'
+        for ch in code
+    )
+    return (
+        '<table role="presentation" cellpadding="0" cellspacing="0" border="0" align="center" '
+        f'style="margin:20px auto"><tr>{tds}</tr></table>'
+    )
+
+
+def spans(*pieces: str, style: str = "") -> str:
+    """Adjacent inline spans with no whitespace between them."""
+    st = f' style="{style}"' if style else ""
+    return "".join(f"<span{st}>{p}</span>" for p in pieces)
+
+
+def card(
+    c: Case,
+    body: str,
+    *,
+    brand: str,
+    accent: str = "#111111",
+    pre: str | None = None,
+    footer: str = "",
+    logo: str | None = None,
+    width: int = 600,
+    title: str = "",
+    lang: str | None = None,
+    font: str = "-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif",
+) -> str:
+    """A modern table-based ESP layout: head styles, hidden preheader, logo row, card, footer."""
+    lang = lang or c.lang
+    logo_row = ""
+    if logo:
+        logo_row = (
+            f'<tr><td style="padding:28px 32px 8px"><img src="{esc(logo)}" alt="{brand}" width="120" '
+            f'style="display:block;border:0;height:auto"></td></tr>'
+        )
+    return f"""<!DOCTYPE html>
+<html lang="{lang}" xmlns="http://www.w3.org/1999/xhtml" xmlns:v="urn:schemas-microsoft-com:vml">
+<head>
+<meta http-equiv="Content-Type" content="text/html; charset={c.charset}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="x-apple-disable-message-reformatting">
+<title>{title or brand}</title>
+<style type="text/css">
+  body {{ margin:0; padding:0; -webkit-text-size-adjust:100%; }}
+  table, td {{ border-collapse:collapse; mso-table-lspace:0pt; mso-table-rspace:0pt; }}
+  @media only screen and (max-width:{width}px) {{ .container {{ width:100% !important; }} }}
+</style>
+<!--[if mso]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml><![endif]-->
+</head>
+<body style="margin:0;padding:0;background-color:#f4f5f7">
+{preheader(pre) if pre else ""}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background-color:#f4f5f7">
+<tr><td align="center" style="padding:24px 8px">
+<!--[if mso]><table role="presentation" width="{width}"><tr><td><![endif]-->
+<table role="presentation" class="container" width="{width}" cellpadding="0" cellspacing="0" border="0"
+ style="background-color:#ffffff;border-top:4px solid {accent};border-radius:6px">
+{logo_row}
+<tr><td style="padding:16px 32px 32px;font-family:{font};font-size:15px;line-height:24px;color:#24292f">
+{body}
+</td></tr>
+</table>
+{footer}
+<!--[if mso]></td></tr></table><![endif]-->
+</td></tr>
+</table>
+</body>
+</html>
+"""
+
+
+def plain_html(body: str, *, font: str = "Arial,Helvetica,sans-serif", size: int = 14, head: bool = True) -> str:
+    """A simple hand-written HTML mail (transactional systems, small senders)."""
+    if not head:
+        return body
+    return (
+        f'<html><head><meta charset="utf-8"></head><body style="font-family:{font};font-size:{size}px;color:#222">\n'
+        f"{body}\n</body></html>\n"
+    )
+
+
+def foot(
+    c: Case,
+    lines: list[str],
+    links: Sequence[tuple[str, str]] = (),
+    decoys: Sequence[str] = (),
+    *,
+    sep: str = " &middot; ",
+    color: str = "#6e7781",
+) -> str:
+    """A small-print footer. Its links and ``decoys`` become never-strings of the case."""
+    c.never(*decoys)
+    for _label, url in links:
+        c.never(url)
+    link_row = sep.join(a(url, label, f"color:{color};text-decoration:underline") for label, url in links)
+    text = "<br>".join(lines)
+    return (
+        f'<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr>'
+        f'<td align="center" style="padding:20px 24px;font-family:Arial,sans-serif;font-size:12px;'
+        f'line-height:18px;color:{color}">{text}'
+        f"{'<br><br>' + link_row if link_row else ''}</td></tr></table>"
+    )
+
+
+def social(c: Case, *urls: str) -> str:
+    """A row of social icons; every URL is a never-string."""
+    icons = []
+    for url in urls:
+        c.never(url)
+        name = re.sub(r"^https?://(www\.)?([^./]+).*$", r"\2", url)
+        icons.append(
+            f'<a href="{esc(url)}" target="_blank"><img src="https://static.mailcdn.example/icons/{name}.png" '
+            f'alt="{name}" width="24" height="24" style="border:0"></a>'
+        )
+    return '<p style="text-align:center;margin:12px 0">' + "&nbsp;&nbsp;".join(icons) + "</p>"
+
+
+# --- rendering (shared by auto-generated text parts and the self-check) ---------------------
+
+_BLOCK = frozenset(
+    [
+        "p",
+        "div",
+        "br",
+        "tr",
+        "li",
+        "ul",
+        "ol",
+        "table",
+        "tbody",
+        "thead",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "center",
+        "blockquote",
+        "pre",
+        "hr",
+        "dt",
+        "dd",
+        "dl",
+        "address",
+        "main",
+        "nav",
+        "aside",
+        "form",
+        "title",
+    ]
+)
+_CELL = frozenset({"td", "th"})
+_VOID = frozenset(["br", "img", "hr", "meta", "link", "input", "area", "base", "col", "wbr", "source"])
+_SKIP = frozenset({"style", "script", "head", "template", "xml"})
+CELL_SEP = "\x1f"
+
+
+class Render(HTMLParser):
+    """HTML to the text a reader sees: hidden elements apart, links with their anchor text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []
+        self.visible: list[str] = []
+        self.hidden: list[str] = []
+        self.links: list[tuple[str, str]] = []
+        self.images: list[str] = []
+        self.all_text: list[str] = []
+        self._anchor: tuple[str, list[str]] | None = None
+
+    def _is_hidden(self) -> bool:
+        return any(h for _, h in self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        at = {k: v or "" for k, v in attrs}
+        style = at.get("style", "").replace(" ", "").lower()
+        hidden = tag in _SKIP or "display:none" in style or "visibility:hidden" in style or "hidden" in at
+        if tag in _BLOCK:
+            self.visible.append("\n")
+        elif tag in _CELL:
+            self.visible.append(CELL_SEP)
+        if tag == "a" and "href" in at:
+            self._anchor = (at["href"], [])
+        if tag == "img" and at.get("src"):
+            self.images.append(at["src"])
+        if tag not in _VOID:
+            self.stack.append((tag, hidden))
+
+    def handle_endtag(self, tag: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+        if tag == "a" and self._anchor is not None:
+            self.links.append((self._anchor[0], " ".join("".join(self._anchor[1]).split())))
+            self._anchor = None
+        if tag in _BLOCK:
+            self.visible.append("\n")
+        elif tag in _CELL:
+            self.visible.append(CELL_SEP)
+
+    def handle_data(self, data: str) -> None:
+        self.all_text.append(data)
+        if self._is_hidden():
+            self.hidden.append(data)
+            return
+        self.visible.append(data)
+        if self._anchor is not None:
+            self._anchor[1].append(data)
+
+
+def render(markup: str) -> Render:
+    r = Render()
+    r.feed(markup)
+    r.close()
+    return r
+
+
+def auto_text(markup: str, style: str = "paren") -> str:
+    """A text alternative generated from the HTML the way ESPs generate one.
+
+    ``paren``: ``Label ( url )`` (Mailchimp-like); ``bracket``: ``Label [url]`` (Postmark-like);
+    ``angle``: ``Label <url>``. Hidden text is left out; cells become spaces.
+    """
+
+    class _Text(Render):
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "a" and self._anchor is not None and not self._is_hidden():
+                url = self._anchor[0]
+                label = " ".join("".join(self._anchor[1]).split())
+                if url.startswith("http") and label != url:
+                    self.visible.append({"paren": f" ( {url} )", "bracket": f" [{url}]", "angle": f" <{url}>"}[style])
+            super().handle_endtag(tag)
+
+    r = _Text()
+    r.feed(markup)
+    r.close()
+    text = "".join(r.visible).replace(CELL_SEP, " ").replace("\xa0", " ").replace("\u200c", "").replace("\u034f", "")
+    lines = [" ".join(line.split()) for line in text.split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip() + "\n"
+
+
+def std(
+    c: Case,
+    body: str,
+    *,
+    brand: str,
+    lines: list[str],
+    links: Sequence[tuple[str, str]] = (),
+    decoys: Sequence[str] = (),
+    accent: str = "#111111",
+    pre: str | None = None,
+    soc: tuple[str, ...] = (),
+    logo_url: str | None = None,
+    track: str | None = None,
+) -> str:
+    """card() with a social row, a footer and optionally a tracking pixel."""
+    footer = (social(c, *soc) if soc else "") + foot(c, lines, links, decoys)
+    if track:
+        footer += pixel(c, track)
+    return card(c, body, brand=brand, accent=accent, pre=pre, footer=footer, logo=logo_url)
+
+
+def p(text: str, style: str = "margin:0 0 16px") -> str:
+    return f'<p style="{style}">{text}</p>'
+
+
+def h1(text: str) -> str:
+    return f'<h1 style="font-size:22px;line-height:30px;margin:0 0 16px;font-weight:600">{text}</h1>'
+
+
+# --- MIME -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Leaf:
+    """One MIME leaf part."""
+
+    ctype: str
+    body: str | bytes
+    charset: str | None = None
+    cte: str = "7bit"
+    params: str = ""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Multi:
+    subtype: str
+    parts: list[Leaf | Multi]
+    params: str = ""
+
+
+def _encode_body(data: bytes, cte: str) -> bytes:
+    if cte == "base64":
+        return base64.encodebytes(data)
+    if cte == "quoted-printable":
+        out = quopri.encodestring(data)
+        return out if out.endswith(b"\n") else out + b"\n"
+    if cte == "7bit" and not data.isascii():
+        raise ValueError("7bit body with 8-bit data")
+    if any(len(line) > 998 for line in data.split(b"\n")):
+        raise ValueError(f"{cte} body with a line over 998 octets")
+    return data if data.endswith(b"\n") else data + b"\n"
+
+
+def _leaf_bytes(leaf: Leaf) -> bytes:
+    ctype = leaf.ctype
+    if leaf.charset:
+        ctype += f"; charset={leaf.charset}" if leaf.charset.isalnum() else f'; charset="{leaf.charset}"'
+    ctype += leaf.params
+    head = [f"Content-Type: {ctype}"]
+    if leaf.cte:
+        head.append(f"Content-Transfer-Encoding: {leaf.cte}")
+    head += [f"{k}: {v}" for k, v in leaf.headers]
+    data = leaf.body.encode(leaf.charset or "ascii") if isinstance(leaf.body, str) else leaf.body
+    return ("\n".join(head) + "\n\n").encode("ascii") + _encode_body(data, leaf.cte)
+
+
+def _boundary(name: str, depth: int) -> str:
+    h = hashlib.sha1(f"{name}/{depth}".encode(), usedforsecurity=False).hexdigest()
+    style = int(h[0], 16) % 4
+    if style == 0:
+        return f"000000000000{h[1:13]}"
+    if style == 1:
+        return f"----=_Part_{int(h[1:6], 16)}_{int(h[6:11], 16)}.17419{int(h[11:19], 16) % 100000000:08d}"
+    if style == 2:
+        return f"=_{h[1:29]}"
+    return f"--==_mimepart_{h[1:14]}_{int(h[14:19], 16)}"
+
+
+def _part_bytes(part: Leaf | Multi, name: str, depth: int = 0) -> bytes:
+    if isinstance(part, Leaf):
+        return _leaf_bytes(part)
+    b = _boundary(name, depth)
+    out = [f'Content-Type: multipart/{part.subtype}; boundary="{b}"{part.params}\n\n'.encode()]
+    if depth == 0 and int(hashlib.sha1(name.encode(), usedforsecurity=False).hexdigest()[5], 16) % 2:
+        out.append(b"This is a multi-part message in MIME format.\n\n")
+    for child in part.parts:
+        out.append(f"--{b}\n".encode())
+        out.append(_part_bytes(child, name, depth + 1))
+        out.append(b"\n")
+    out.append(f"--{b}--\n".encode())
+    return b"".join(out)
+
+
+def encoded_words(text: str, charset: str, mode: str) -> str:
+    """RFC 2047 encoded words (B or Q), split on character boundaries, each at most 75 chars."""
+
+    def word(chunk: str) -> str:
+        data = chunk.encode(charset)
+        if mode == "B":
+            payload = base64.b64encode(data).decode()
+        else:
+            payload = "".join(
+                "_" if byte == 0x20 else chr(byte) if chr(byte).isalnum() and byte < 128 else f"={byte:02X}"
+                for byte in data
+            )
+        return f"=?{charset}?{mode}?{payload}?="
+
+    words: list[str] = []
+    chunk = ""
+    for ch in text:
+        if chunk and len(word(chunk + ch)) > 75:
+            words.append(word(chunk))
+            chunk = ch
+        else:
+            chunk += ch
+    if chunk:
+        words.append(word(chunk))
+    return "\n ".join(words)
+
+
+def header_text(text: str, charset: str, mode: str | None) -> str:
+    """A header value: ASCII as is (unless a mode forces encoding), else encoded words."""
+    if mode is None:
+        if text.isascii():
+            return text
+        mode = "B"
+    return encoded_words(text, charset, mode)
+
+
+# --- cases ----------------------------------------------------------------------------------
+
+
+class Case:
+    """What one case function fills in."""
+
+    def __init__(self, name: str, lang: str, kind: str, why: str, index: int, opts: dict[str, Any]) -> None:
+        self.name, self.lang, self.kind, self.why, self.index = name, lang, kind, why, index
+        self.charset: str = opts.pop("charset", "UTF-8")
+        self.text_cte: str | None = opts.pop("text_cte", None)
+        self.html_cte: str | None = opts.pop("html_cte", None)
+        self.subject_mode: str | None = opts.pop("subject_mode", None)
+        self.subject_charset: str | None = opts.pop("subject_charset", None)
+        self.structure: str | None = opts.pop("structure", None)
+        self.crlf: bool = opts.pop("crlf", index % 3 == 0)
+        self.tz: float = opts.pop("tz", _TZ[lang])
+        if opts:
+            raise TypeError(f"{name}: unknown options {sorted(opts)}")
+        self.subject = ""
+        self.raw_subject: str | None = None
+        self.sender = ""
+        self.to = f"agent-{tok(name, 6, '0123456789abcdefghijklmnopqrstuvwxyz')}@inbox.agentmail.test"
+        self.text: str | None = None
+        self.html: str | None = None
+        self.codes: list[str] = []
+        self.links: list[str] = []
+        self.never_list: list[str] = []
+        self.pieces: list[str] = []
+        self.headers: list[tuple[str, str]] = []
+        self.attachments: list[Leaf] = []
+        self.inline_images: list[Leaf] = []
+        self.text_params = ""
+
+    def never(self, *items: str) -> str:
+        """Register never-strings (decoy numbers, footer links); returns the first one."""
+        for item in items:
+            if re.fullmatch(r"\d{1,3}", item):
+                continue  # too short to be mistaken for a 4-8 digit code: not worth listing
+            if item not in self.never_list:
+                self.never_list.append(item)
+        return items[0] if items else ""
+
+    def t(self, seed: str, n: int = 32, alphabet: str = "b64url") -> str:
+        """A token unique to this case."""
+        return tok(f"{self.name}/{seed}", n, alphabet)
+
+    # -- serialization
+
+    def _cte(self, body: str, explicit: str | None) -> str:
+        if explicit:
+            return explicit
+        data = body.encode(self.charset)
+        if data.isascii() and all(len(line) <= 998 for line in data.split(b"\n")):
+            return "7bit"
+        return "quoted-printable" if self.charset.upper().startswith(("UTF", "ISO-8859", "WINDOWS")) else "base64"
+
+    def mime(self) -> Leaf | Multi:
+        if self.html is not None:
+            # What senders do with characters their charset lacks: numeric character references.
+            codec = "cp949" if self.charset.lower() == "ks_c_5601-1987" else self.charset
+            self.html = self.html.encode(codec, "xmlcharrefreplace").decode(codec)
+        parts: list[Leaf | Multi] = []
+        if self.text is not None:
+            parts.append(
+                Leaf("text/plain", self.text, self.charset, self._cte(self.text, self.text_cte), self.text_params)
+            )
+        if self.html is not None:
+            parts.append(Leaf("text/html", self.html, self.charset, self._cte(self.html, self.html_cte)))
+        if not parts:
+            raise ValueError(f"{self.name}: no body")
+        body: Leaf | Multi = parts[0] if len(parts) == 1 else Multi("alternative", parts)
+        if self.inline_images or self.structure == "related":
+            body = Multi("related", [body, *self.inline_images], '; type="multipart/alternative"')
+        if self.attachments:
+            body = Multi("mixed", [body, *self.attachments])
+        return body
+
+    def to_bytes(self) -> bytes:
+        tzinfo = timezone(timedelta(hours=self.tz))
+        date = (BASE_DATE + timedelta(minutes=41 * self.index)).astimezone(tzinfo)
+        domain = re.sub(r"^.*@([^>]+)>?$", r"\1", self.sender).strip()
+        mid = f"<{tok(self.name, 20, 'hex')}.{int(date.timestamp())}@{domain}>"
+        scs = self.subject_charset or self.charset
+        subject = (
+            self.raw_subject if self.raw_subject is not None else header_text(self.subject, scs, self.subject_mode)
+        )
+        name, _, addr = self.sender.rpartition(" <")
+        sender = self.sender if name.isascii() else f"{header_text(name, scs, None)} <{addr}"
+        head = [
+            ("From", sender),
+            ("To", self.to),
+            ("Subject", subject),
+            ("Date", format_datetime(date)),
+            ("Message-ID", mid),
+            *self.headers,
+            ("MIME-Version", "1.0"),
+        ]
+        data = "".join(f"{k}: {v}\n" for k, v in head).encode("ascii") + _part_bytes(self.mime(), self.name)
+        if self.crlf:
+            data = data.replace(b"\n", b"\r\n")
+        return data
+
+    def expected(self) -> dict[str, Any]:
+        return {
+            "file": f"{self.name}.eml",
+            "lang": self.lang,
+            "kind": self.kind,
+            "codes": self.codes,
+            "links": self.links,
+            "never": self.never_list,
+            "why": self.why,
+        }
+
+
+CaseFn = Callable[[Case], None]
+CASES: list[tuple[str, str, str, dict[str, Any], CaseFn]] = []
+
+
+def case(lang: str, kind: str, why: str, **opts: Any) -> Callable[[CaseFn], CaseFn]:
+    """Register a case; the function's name is the file name."""
+    if lang not in _TZ or kind not in KINDS:
+        raise ValueError(f"bad lang/kind {lang}/{kind}")
+
+    def deco(fn: CaseFn) -> CaseFn:
+        CASES.append((lang, kind, why, opts, fn))
+        return fn
+
+    return deco
+
+
+def png(seed: str) -> bytes:
+    """A tiny valid-looking PNG (signature + deterministic filler) for inline logos."""
+    return b"\x89PNG\r\n\x1a\n" + hashlib.sha256(seed.encode()).digest() * 3
+
+
+def logo(c: Case, cid: str = "logo") -> str:
+    """An inline (cid:) logo image part; returns the img tag."""
+    c.inline_images.append(
+        Leaf(
+            "image/png",
+            png(c.name),
+            None,
+            "base64",
+            f'; name="{cid}.png"',
+            [("Content-ID", f"<{cid}@{c.name}>"), ("Content-Disposition", f'inline; filename="{cid}.png"')],
+        )
+    )
+    return f'<img src="cid:{cid}@{c.name}" alt="" width="140" height="36" style="display:block;border:0">'
+
+
+# ============================================================================================
+# CASES
+# ============================================================================================
+
+# --------------------------------------------------------------------------------------------
+# English: login / verification codes
+# --------------------------------------------------------------------------------------------
+
+GH_FOOT = ["GitHub, Inc. &#12539;88 Colin P Kelly Jr Street &#12539;San Francisco, CA 94107"]
+
+
+@case("en", "code", "GitHub device verification: labelled code, IP and docs links around it")
+def en_github_device_verification(c: Case) -> None:
+    c.sender = "GitHub <noreply@github.com>"
+    c.subject = "[GitHub] Please verify your device"
+    c.codes = ["482913"]
+    sec = c.never("https://github.com/settings/security")
+    docs = c.never("https://docs.github.com/articles/configuring-two-factor-authentication")
+    c.never("203.0.113.42", "94107")
+    c.text = dedent(f"""\
+        Hey octo-jane!
+
+        A sign in attempt requires further verification because we did not recognize your device.
+        To complete the sign in, enter the verification code on the unrecognized device.
+
+        Device: Chrome on macOS (IP 203.0.113.42)
+        Verification code: 482913
+
+        If you did not attempt to sign in to your account, your password may be compromised.
+        Visit {sec} to create a new, strong password for your GitHub account.
+
+        If you'd like to automatically verify devices in the future, consider enabling two-factor
+        authentication on your account. Visit {docs} to learn about two-factor authentication.
+
+        Thanks,
+        The GitHub Team
+        """)
+    body = (
+        h1("Please verify your identity, <strong>octo-jane</strong>")
+        + p(
+            "A sign in attempt requires further verification because we did not recognize your device. "
+            "To complete the sign in, enter the verification code on the unrecognized device."
+        )
+        + p("<strong>Device:</strong> Chrome on macOS<br><strong>IP:</strong> 203.0.113.42")
+        + p("<strong>Verification code:</strong>", "margin:16px 0 4px")
+        + big("482913", size=28, spacing=4, bg="#f6f8fa")
+        + p(
+            f"If you did not attempt to sign in to your account, your password may be compromised. Visit "
+            f"{a(sec, 'github.com/settings/security')} to create a new, strong password for your GitHub account."
+        )
+        + p(
+            f"If you'd like to automatically verify devices in the future, consider enabling "
+            f"{a(docs, 'two-factor authentication')} on your account."
+        )
+        + p("Thanks,<br>The GitHub Team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="GitHub",
+        lines=GH_FOOT,
+        accent="#24292f",
+        logo_url="https://github.githubassets.example/images/email/global/octocat-logo.png",
+    )
+
+
+@case("en", "code", "GitHub launch code: 8 digits, 'Open GitHub' link is not a verification link", html_cte="base64")
+def en_github_launch_code(c: Case) -> None:
+    c.sender = "GitHub <noreply@github.com>"
+    c.subject = "🚀 Your GitHub launch code"
+    c.codes = ["73915684"]
+    home = c.never("https://github.com/")
+    c.never("2025", "94107")
+    body = (
+        h1("Here's your GitHub launch code, @octo-jane!")
+        + p("Continue signing up for GitHub by entering the code below:")
+        + big(spans(*"73915684", style="padding:0 2px"), size=30, spacing=2)
+        + button(home, "Open GitHub", bg="#2da44e")
+        + p("The code will expire after 15 minutes on March 14, 2025.", "margin:0;color:#57606a;font-size:13px")
+    )
+    c.pieces = list("73915684")
+    c.html = std(
+        c, body, brand="GitHub", lines=GH_FOOT, accent="#2da44e", pre="Here's your GitHub launch code, @octo-jane!"
+    )
+    c.text = dedent(f"""\
+        Here's your GitHub launch code, @octo-jane!
+
+        Continue signing up for GitHub by entering the code below:
+
+        73915684
+
+        Open GitHub: {home}
+
+        The code will expire after 15 minutes on March 14, 2025.
+
+        ---
+        GitHub, Inc. 88 Colin P Kelly Jr Street, San Francisco, CA 94107
+        """)
+
+
+@case("en", "code", "Google recovery-email code; digits in the address and the Google footer are decoys")
+def en_google_recovery_email_code(c: Case) -> None:
+    c.sender = "Google <no-reply@accounts.google.com>"
+    c.subject = "Email verification code: 582047"
+    c.codes = ["582047"]
+    c.never("1987", "2025", "1600", "94043", "24")
+    body = (
+        logo(c) + '<div style="border-bottom:1px solid #dadce0;padding-bottom:16px;text-align:center;'
+        'font-family:Google Sans,Roboto,Arial;font-size:24px">Verify your email</div>'
+        + p(
+            "Google received a request to use <a style='color:#1a73e8'>jane.doe.1987@example.com</a> as a "
+            "recovery email for Google Account <b>jane.doe.work@example.net</b>.",
+            "margin:20px 0",
+        )
+        + p("Use this code to finish setting up this recovery email:")
+        + big("582047", size=36, spacing=8, bg="#ffffff", font="Google Sans,Roboto,Arial")
+        + p("This code will expire in 24 hours.")
+        + p(
+            "If you don’t recognize <b>jane.doe.work@example.net</b>, you can safely ignore this email.",
+            "color:#5f6368;font-size:13px",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Google",
+        accent="#4285f4",
+        lines=[
+            "You received this email to let you know about important changes to your Google Account and services.",
+            "© 2025 Google LLC, 1600 Amphitheatre Parkway, Mountain View, CA 94043, USA",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Google SMS-style G- prefix, code split across spans", html_cte="base64")
+def en_google_g_prefix_spans(c: Case) -> None:
+    c.sender = "Google <no-reply@accounts.google.com>"
+    c.subject = "G-774102 is your Google verification code"
+    c.codes = ["G-774102", "774102"]
+    c.pieces = ["G-", "77", "4102"]
+    help_url = c.never("https://support.google.com/accounts/answer/185833?hl=en")
+    c.never("185833", "2025", "94043", "1600")
+    body = (
+        p("Hi Jane,")
+        + p("Someone is trying to sign in to your Google Account <b>jane.doe.work@example.net</b>.")
+        + p("Your verification code is:")
+        + '<div style="font-size:32px;font-weight:500;letter-spacing:3px;text-align:center;margin:20px 0">'
+        + 'G-<span style="color:#1a73e8">77</span><span style="color:#1a73e8">4102</span></div>'
+        + p(f"Don't share this code with anyone. {a(help_url, 'Learn more about verification codes')}.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Google",
+        accent="#4285f4",
+        lines=["© 2025 Google LLC, 1600 Amphitheatre Parkway, Mountain View, CA 94043"],
+    )
+
+
+MS_FOOT_LINKS = [
+    ("Privacy Statement", "https://go.microsoft.com/fwlink/?LinkId=521839"),
+]
+
+
+@case("en", "code", "Microsoft account security code (7 digits); 'remove your email' link is not a verification link")
+def en_microsoft_security_code(c: Case) -> None:
+    c.sender = "Microsoft account team <account-security-noreply@accountprotection.microsoft.com>"
+    c.subject = "Microsoft account security code"
+    c.codes = ["5537210"]
+    remove = c.never(f"https://account.live.com/dp?ft={c.t('ft', 40)}&uaid={c.t('uaid', 32, 'hex')}")
+    c.never("521839", "98052")
+    font = "font-family:'Segoe UI Semibold','Segoe UI Bold','Segoe UI','Helvetica Neue Medium',Arial,sans-serif"
+    body = (
+        f'<p style="{font};font-size:17px;color:#707070;margin:0">Microsoft account</p>'
+        f'<p style="{font};font-size:41px;color:#2672ec;margin:8px 0 24px">Security code</p>'
+        + p(
+            "Please use the following security code for the Microsoft account <a style='color:#2672ec'>"
+            "ja**e@example.com</a>."
+        )
+        + p("Security code: <span style='font-weight:bold'>5537210</span>")
+        + p(
+            f"If you don't recognize the Microsoft account ja**e@example.com, you can {a(remove, 'click here')} "
+            "to remove your email address from that account."
+        )
+        + p("Thanks,<br>The Microsoft account team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Microsoft",
+        accent="#2672ec",
+        links=MS_FOOT_LINKS,
+        lines=["Microsoft Corporation | One Microsoft Way Redmond, WA 98052"],
+    )
+    c.text = auto_text(c.html, "bracket")
+
+
+@case(
+    "en",
+    "code",
+    "Microsoft single-use code, 4 digits, text-only windows-1252 with curly quotes",
+    charset="windows-1252",
+    text_cte="quoted-printable",
+)
+def en_microsoft_single_use_code(c: Case) -> None:
+    c.sender = "Microsoft account team <account-security-noreply@accountprotection.microsoft.com>"
+    c.subject = "Your single-use code"
+    c.codes = ["2745"]
+    c.never("98052", "521839", "https://go.microsoft.com/fwlink/?LinkId=521839")
+    c.text = dedent("""\
+        Microsoft account
+
+        Your single-use code
+
+        Hi ja**e@outlook.example,
+
+        We received your request for a single-use code to use with your Microsoft account.
+
+        Your single-use code is: 2745
+
+        Only enter this code on an official website or app. Don’t share it with anyone. We’ll never ask
+        for it outside an official platform.
+
+        If you didn’t request a code, you can safely ignore this email. Someone else might have typed your
+        email address by mistake.
+
+        Thanks,
+        The Microsoft account team
+
+        Privacy Statement: https://go.microsoft.com/fwlink/?LinkId=521839
+        Microsoft Corporation, One Microsoft Way, Redmond, WA 98052
+        """)
+
+
+@case("en", "code", "Apple ID email verification; inline logo (multipart/related), Apple footer decoys")
+def en_apple_id_verify_email(c: Case) -> None:
+    c.sender = "Apple <appleid@id.apple.com>"
+    c.subject = "Verify your Apple ID email address"
+    c.codes = ["638201"]
+    links = [
+        ("Apple ID", "https://appleid.apple.com/"),
+        ("Support", "https://support.apple.com/"),
+        ("Privacy Policy", "https://www.apple.com/legal/privacy/"),
+    ]
+    img = logo(c)
+    body = (
+        img
+        + h1("Verify your email address.")
+        + p("Dear Jane Doe,")
+        + p(
+            "You have selected this email address as your new Apple ID. To verify this email address belongs "
+            "to you, enter the code below on the email verification page:"
+        )
+        + '<p style="font-size:19px;font-weight:bold;margin:0 0 16px">638201</p>'
+        + p("This code will expire three hours after this email was sent.")
+        + p(
+            "<b>Why you received this email.</b><br>Apple requires verification whenever an email address is "
+            "selected as an Apple ID. Your Apple ID cannot be used until you verify it."
+        )
+        + p(
+            "If you did not make this request, you can ignore this email. No Apple ID will be created without "
+            "verification."
+        )
+        + p("Apple Support")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Apple",
+        accent="#ffffff",
+        links=links,
+        decoys=["2025", "95014"],
+        lines=[
+            "Copyright © 2025 Apple Inc. One Apple Park Way, Cupertino, CA 95014, United States. All rights reserved."
+        ],
+    )
+    c.text = auto_text(c.html, "angle")
+
+
+@case("en", "code", "Amazon OTP (password assistance); Amazon address and year in footer")
+def en_amazon_otp_password_assistance(c: Case) -> None:
+    c.sender = "Amazon <account-update@amazon.com>"
+    c.subject = "Amazon password assistance"
+    c.codes = ["318804"]
+    body = (
+        '<h2 style="font-size:20px;color:#c45500;margin:0 0 12px">Password assistance</h2>'
+        + p("To authenticate, please use the following One Time Password (OTP):")
+        + '<p style="font-size:24px;font-weight:bold;margin:0 0 16px">318804</p>'
+        + p(
+            "Don't share this OTP with anyone. Our customer service team will never ask you for your password, "
+            "OTP, credit card, or banking info."
+        )
+        + p("We hope to see you again soon.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Amazon",
+        accent="#ff9900",
+        decoys=["2025", "98109"],
+        lines=[
+            "©2025 Amazon.com, Inc. or its affiliates. Amazon and all related marks are trademarks of "
+            "Amazon.com, Inc. or its affiliates.",
+            "Amazon.com, 410 Terry Avenue N., Seattle, WA 98109.",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "code only in the subject; the body has no code and no keyword")
+def en_uber_code_in_subject(c: Case) -> None:
+    c.sender = "Uber <noreply@uber.com>"
+    c.subject = "Your Uber code: 4821"
+    c.codes = ["4821"]
+    c.never("1725", "94158")
+    c.text = dedent("""\
+        Hi Jane,
+
+        Enter it in the Uber app to continue. It expires in 5 minutes.
+
+        If this wasn't you, you can ignore this email.
+
+        Uber Technologies Inc., 1725 3rd Street, San Francisco, CA 94158
+        """)
+
+
+@case("en", "code", "keyword only in the subject; the body holds the code alone", structure=None)
+def en_acme_keyword_subject_only(c: Case) -> None:
+    c.sender = "Acme Cloud <no-reply@acmecloud.example>"
+    c.subject = "Your Acme Cloud verification code"
+    c.codes = ["729164"]
+    c.never("09:30")
+    c.html = plain_html(
+        '<h1 style="font-size:36px;letter-spacing:6px;margin:24px 0">729164</h1>'
+        "<p>It expires at 09:30 UTC.</p><p style='color:#888'>Acme Cloud &middot; Suite 500</p>"
+    )
+
+
+SLACK_LINKS = [
+    ("Our Blog", "https://slack.com/blog"),
+    ("Policies", "https://slack.com/legal"),
+    ("Help Center", "https://slack.com/help"),
+    ("Slack Community", "https://slack.com/community"),
+]
+SLACK_FOOT = [
+    "©2025 Slack Technologies, LLC, a Salesforce company.",
+    "415 Mission Street, 3rd Floor, San Francisco, CA 94105",
+    "All rights reserved.",
+]
+
+
+@case("en", "code", "Slack confirmation code XXX-XXX alphanumeric with dash, in subject, preheader and box")
+def en_slack_confirmation_code(c: Case) -> None:
+    c.sender = "Slack <no-reply@email.slackhq.com>"
+    c.subject = "Slack confirmation code: 7XJ-K2P"
+    c.codes = ["7XJ-K2P", "7XJK2P"]
+    body = (
+        h1("Confirm your email address")
+        + p("Your confirmation code is below — enter it in your open browser window and we'll help you get signed in.")
+        + '<table role="presentation" width="100%"><tr><td align="center" style="background:#f5f4f5;'
+        'border-radius:4px;padding:40px 0;font-size:30px;line-height:36px;font-family:Lato,Helvetica,sans-serif">'
+        "7XJ-K2P</td></tr></table>"
+        + p(
+            "If you didn't request this email, there's nothing to worry about — you can safely ignore it.",
+            "margin:24px 0;color:#434245",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Slack",
+        accent="#4a154b",
+        links=SLACK_LINKS,
+        lines=SLACK_FOOT,
+        decoys=["2025", "94105"],
+        pre="Confirmation code: 7XJ-K2P",
+        track=f"https://slack.com/emails/px/{c.t('px', 48)}.png",
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Slack magic sign-in link with digits in the URL; help/blog links are not primary")
+def en_slack_magic_link(c: Case) -> None:
+    c.sender = "Slack <feedback@slack.com>"
+    c.subject = "Slack sign-in link for acme-corp"
+    url = f"https://acme-corp.slack.com/z-app-4821937150-2210593847361?x=x-p4821937150-{c.t('x', 24, 'hex')}"
+    c.links = [url]
+    c.never("4821937150", "2210593847361")
+    body = (
+        h1("Sign in to Slack")
+        + p(
+            "Click the button below to sign in to the <b>acme-corp</b> workspace. This link will expire in "
+            "24 hours and can only be used once."
+        )
+        + button(url, "Sign in to Slack", bg="#611f69", vml=True)
+        + p(f"Or copy and paste this link into your browser:<br><span style='font-size:12px'>{html.escape(url)}</span>")
+    )
+    c.html = std(
+        c, body, brand="Slack", accent="#4a154b", links=SLACK_LINKS, lines=SLACK_FOOT, decoys=["2025", "94105"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code+link", "Notion magic link plus a letter-spaced temporary login code")
+def en_notion_magic_link_and_code(c: Case) -> None:
+    c.sender = "Notion Team <notify@mail.notion.so>"
+    c.subject = "Your Notion login link"
+    url = f"https://www.notion.so/loginwithemail?state={c.t('state', 36)}&token={c.t('token', 60)}"
+    c.links = [url]
+    c.codes = ["493271"]
+    c.never("2300")
+    body = (
+        h1("Login link")
+        + p(a(url, "Click here to log in with this magic link", "color:#2eaadc;font-size:16px"))
+        + p("Or, copy and paste this temporary login code:")
+        + '<code style="display:inline-block;padding:16px 4.5%;width:90%;background:#f4f4f4;border-radius:4px;'
+        'border:1px solid #eee;color:#333;letter-spacing:0.4em;font-size:22px">493271</code>'
+        + p("If you didn't try to login, you can safely ignore this email.", "color:#aaa;margin-top:14px")
+        + p("Hint: You can set a permanent password in Settings &amp; members → My account.", "color:#aaa")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Notion",
+        lines=["Notion Labs, Inc., 2300 Harrison Street, San Francisco, CA 94110"],
+        decoys=["94110"],
+    )
+    c.text = auto_text(c.html, "bracket")
+
+
+@case("en", "link", "Discord verify-email via an opaque SendGrid click-tracking redirect; blog link shares the host")
+def en_discord_verify_email(c: Case) -> None:
+    c.sender = "Discord <noreply@discord.com>"
+    c.subject = "Verify Email Address for Discord"
+
+    def upn(seed: str) -> str:
+        return (
+            f"https://click.discord.com/ls/click?upn=u001.{c.t(seed + 'a', 46)}-2F{c.t(seed + 'b', 38)}"
+            f"-2BU-3D{c.t(seed + 'c', 24)}"
+        )
+
+    verify, blog, tw = upn("verify"), upn("blog"), upn("tw")
+    c.links = [verify]
+    c.never(blog, tw, "94107")
+    body = (
+        h1("Hey jane_doe,")
+        + p(
+            "Thanks for registering for an account on Discord! Before we get started, we just need to confirm "
+            "that this is you. Click below to verify your email address:"
+        )
+        + button(verify, "Verify Email", bg="#5865f2", radius=3)
+    )
+    footer = foot(
+        c,
+        [
+            f"Sent by Discord • {a(blog, 'check our blog')} • {a(tw, '@discord')}",
+            "444 De Haro Street, Suite 200, San Francisco, CA 94107",
+        ],
+    )
+    footer += pixel(c, f"https://click.discord.com/wf/open?upn={c.t('open', 120)}")
+    c.html = card(c, body, brand="Discord", accent="#5865f2", footer=footer)
+    c.text = f"Hey jane_doe,\n\nThanks for registering for an account on Discord! Click below to verify your email address:\n\nVerify Email: {verify}\n\nSent by Discord\n"
+
+
+@case("en", "link", "Discord new-location login approval; IP address and location are decoys")
+def en_discord_new_location(c: Case) -> None:
+    c.sender = "Discord <noreply@discord.com>"
+    c.subject = "Verify Discord Login from New Location"
+    url = f"https://discord.com/authorize-ip?token={c.t('t1', 28)}.{c.t('t2', 6)}.{c.t('t3', 27)}"
+    c.links = [url]
+    c.never("198.51.100.23", "94107")
+    body = (
+        h1("Hey jane_doe,")
+        + p(
+            "It looks like someone tried to log into your Discord account from a new location. If this is "
+            "you, follow the link below to authorize logging in from this location on your account. If this "
+            "isn't you, we suggest changing your password as soon as possible."
+        )
+        + p("<b>IP Address:</b> 198.51.100.23<br><b>Location:</b> Frankfurt am Main, Hesse, Germany")
+        + button(url, "Verify Login", bg="#5865f2", radius=3)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Discord",
+        accent="#5865f2",
+        lines=["Sent by Discord", "444 De Haro Street, Suite 200, San Francisco, CA 94107"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Stripe code written '305 918' with a space; support link only", structure=None)
+def en_stripe_verification_code(c: Case) -> None:
+    c.sender = "Stripe <notifications@stripe.com>"
+    c.subject = "Your Stripe verification code"
+    c.codes = ["305918", "305 918"]
+    support = "https://support.stripe.com/contact"
+    body = (
+        p("Hi Jane,")
+        + p("Use this code to finish logging in to your Stripe account:")
+        + big("305&nbsp;918", size=30, spacing=2, bg="#f6f9fc", font="SF Mono,Menlo,monospace")
+        + p(
+            "This code expires in 10 minutes. If you didn't try to log in, "
+            f"{a(support, 'contact Stripe support')} right away."
+        )
+        + p("— The Stripe team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Stripe",
+        accent="#635bff",
+        links=[("Support", support)],
+        decoys=["94080", "354"],
+        lines=["Stripe, 354 Oyster Point Blvd, South San Francisco, CA 94080"],
+        pre="Use this code to finish logging in.",
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Shopify login code rendered one digit per table cell; postal code K2P 2L8", html_cte="base64")
+def en_shopify_login_code_cells(c: Case) -> None:
+    c.sender = "Shopify <mailer@shopify.com>"
+    c.subject = "Your Shopify login code"
+    c.codes = ["581204"]
+    c.pieces = list("581204")
+    body = (
+        h1("Log in to Shopify")
+        + p("Here's your login code. It will expire in 20 minutes.")
+        + cells("581204")
+        + p(
+            "If you didn't request this code, you can safely ignore this email. Someone else might have typed "
+            "your email address by mistake.",
+            "color:#616161;font-size:13px",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Shopify",
+        accent="#008060",
+        links=[("Help Center", "https://help.shopify.com/")],
+        lines=["Shopify Inc., 151 O'Connor Street, Ground floor, Ottawa, ON K2P 2L8, Canada"],
+        decoys=["K2P 2L8", "K2P2L8", "K2P"],
+    )
+
+
+@case("en", "code", "X (Twitter) lowercase alphanumeric code in subject and body; street numbers in footer")
+def en_x_confirmation_code(c: Case) -> None:
+    c.sender = "X <info@x.com>"
+    c.subject = "Your X confirmation code is qf8x2mtk"
+    c.codes = ["qf8x2mtk"]
+    nma = f"https://x.com/i/not_my_account/{c.t('nma', 20, 'hex')}"
+    helpu = "https://help.x.com/"
+    c.never(nma)
+    body = (
+        h1("Confirm your email address")
+        + p(
+            "There’s one quick step you need to complete before creating your X account. Let’s make sure this "
+            "is the right email address for you — please confirm this is the right address to use for your new "
+            "account."
+        )
+        + p("Please enter this verification code to get started on X:")
+        + '<p style="font-size:32px;font-weight:bold;line-height:36px;margin:0 0 16px">qf8x2mtk</p>'
+        + p("Verification codes expire after two hours.")
+        + p(f"Thanks,<br>X<br><br>{a(nma, 'Not my account')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="X",
+        accent="#000000",
+        links=[("Help", helpu)],
+        decoys=["1355", "94103", "900"],
+        lines=["X Corp. 1355 Market Street, Suite 900 San Francisco, CA 94103"],
+    )
+    c.text = auto_text(c.html)
+
+
+IG_FOOT = [
+    "© Instagram. Meta Platforms, Inc., 1601 Willow Road, Menlo Park, CA 94025",
+    "This message was sent to jane.doe+ig94@example.com.",
+]
+
+
+@case("en", "code+link", "Instagram login code; 'wasn't you? reset your password' link qualifies (README decision)")
+def en_instagram_login_code(c: Case) -> None:
+    c.sender = "Instagram <security@mail.instagram.com>"
+    c.subject = "164905 is your Instagram code"
+    c.codes = ["164905"]
+    reset = f"https://www.instagram.com/accounts/password/reset/?uidb36=1a2b3c&token={c.t('rt', 26)}&s=security_code"
+    c.links = [reset]
+    body = (
+        p("Hi jane_doe_94,")
+        + p(
+            "Someone tried to log in to your Instagram account. If this was you, please use the following code "
+            "to confirm your identity:"
+        )
+        + '<p style="font-size:32px;font-weight:600;letter-spacing:2px;margin:8px 0 24px">164905</p>'
+        + p(f"If this wasn't you, please {a(reset, 'reset your password')} to secure your account.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Instagram",
+        accent="#e1306c",
+        lines=IG_FOOT,
+        decoys=["1601", "94025"],
+        links=[("Unsubscribe", f"https://www.instagram.com/emails/unsubscribe/?token={c.t('u', 30)}")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code+link", "Facebook FB- prefixed confirmation code (subject) and Confirm button with &amp; in href")
+def en_facebook_confirmation(c: Case) -> None:
+    c.sender = "Facebook <registration@facebookmail.com>"
+    c.subject = "FB-48291 is your Facebook confirmation code"
+    c.codes = ["48291", "FB-48291"]
+    url = (
+        f"https://www.facebook.com/confirmemail.php?e=jane.doe%40example.com&c=48291&z=0&gfid="
+        f"{c.t('gfid', 40)}&cuid={c.t('cuid', 64)}"
+    )
+    c.links = [url]
+    body = (
+        p("Hi Jane,")
+        + p(
+            "You recently registered for Facebook. To complete your Facebook registration, please confirm your account."
+        )
+        + button(url, "Confirm your account", bg="#1877f2", radius=6)
+        + p("You may be asked to enter this confirmation code:")
+        + '<p style="font-size:20px;font-weight:bold;background:#f2f2f2;display:inline-block;padding:10px">'
+        "48291</p>"
+        + p(
+            "Facebook helps you communicate and stay in touch with all of your friends. Once you join Facebook, "
+            "you'll be able to share photos, plan events and more."
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Facebook",
+        accent="#1877f2",
+        decoys=["94025"],
+        lines=[
+            "This message was sent to jane.doe@example.com at your request.",
+            "Meta Platforms, Inc., Attention: Community Support, 1 Meta Way, Menlo Park, CA 94025",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Facebook 8-digit account recovery code, text-only")
+def en_facebook_recovery_code(c: Case) -> None:
+    c.sender = "Facebook <security@facebookmail.com>"
+    c.subject = "48291357 is your Facebook account recovery code"
+    c.codes = ["48291357"]
+    c.never("94025")
+    c.text = dedent("""\
+        Hi Jane,
+
+        We received a request to reset your Facebook password.
+        Enter the following password reset code:
+
+            48291357
+
+        Didn't request this change?
+        If you didn't request a new password, let us know.
+
+        This message was sent to jane.doe@example.com at your request.
+        Meta Platforms, Inc., Attention: Community Support, 1 Meta Way, Menlo Park, CA 94025
+        To help keep your account secure, please don't forward this email.
+        """)
+
+
+@case("en", "code", "TikTok verification: subject keyword, '48 hours', footer street address")
+def en_tiktok_verification(c: Case) -> None:
+    c.sender = "TikTok <no-reply@account.tiktok.com>"
+    c.subject = "274039 is your verification code"
+    c.codes = ["274039"]
+    body = (
+        '<p style="font-size:20px;font-weight:bold;margin:0 0 16px">Verification code</p>'
+        + p("To verify your account, enter this code in TikTok:")
+        + '<p style="font-size:20px;font-weight:bold">274039</p>'
+        + p("Verification codes expire after 48 hours.")
+        + p("If you didn't request this code, you can ignore this message.")
+        + p("TikTok Support Team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="TikTok",
+        accent="#fe2c55",
+        links=[("Help center", "https://support.tiktok.com/")],
+        decoys=["5800", "90230"],
+        lines=[
+            "Have a question? Check out our help center.",
+            "This email was generated automatically. Please do not reply to this email.",
+            "5800 Bristol Pkwy, Culver City, CA 90230",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "LinkedIn PIN; help link carries 'midToken' (must not count), year and address in footer")
+def en_linkedin_pin(c: Case) -> None:
+    c.sender = "LinkedIn <security-noreply@linkedin.com>"
+    c.subject = "Jane, here's your PIN 809124"
+    c.codes = ["809124"]
+    mid = c.t("mid", 42)
+    help_url = (
+        f"https://www.linkedin.com/help/linkedin/answer/4788?lang=en&lipi=urn%3Ali%3Apage%3Aemail_"
+        f"security_pin%3BcHxX9r2kQ%2BuL7e1Yw%3D%3D&midToken={mid}&midSig=2Jq1xj_Y7EYqE1&trk=eml-"
+        f"email_security_pin_01-footer-0-learn_why&trkEmail=eml-email_security_pin_01-footer-0"
+    )
+    unsub = (
+        f"https://www.linkedin.com/comm/psettings/email-unsubscribe?lipi=urn%3Ali%3Apage%3Aemail_"
+        f"security_pin&midToken={mid}&loid={c.t('loid', 40)}"
+    )
+    body = (
+        p("Hi Jane,")
+        + p("Please use this verification code to complete your sign in:")
+        + '<p style="font-size:24px;font-weight:bold;margin:0 0 16px">809124</p>'
+        + p("If you didn't try to sign in, someone may know your password.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="LinkedIn",
+        accent="#0a66c2",
+        links=[("Learn why we included this.", help_url), ("Unsubscribe", unsub)],
+        decoys=["4788", "2025", "1000", "94085"],
+        lines=[
+            "This email was intended for Jane Doe (Software Engineer at Acme).",
+            "© 2025 LinkedIn Corporation, 1000 West Maude Avenue, Sunnyvale, CA 94085.",
+            "LinkedIn and the LinkedIn logo are registered trademarks of LinkedIn.",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Dropbox security code '730 661', text-only 7bit, PO box and ZIP decoys")
+def en_dropbox_security_code(c: Case) -> None:
+    c.sender = "Dropbox <no-reply@dropbox.com>"
+    c.subject = "Your Dropbox security code"
+    c.codes = ["730661", "730 661"]
+    c.never("77767", "94107")
+    c.text = dedent("""\
+        Hi Jane,
+
+        Someone (hopefully you) is trying to sign in to Dropbox from a new device.
+        To finish signing in, enter this security code:
+
+        730 661
+
+        This code will expire in 1 hour.
+
+        Happy Dropboxing!
+        - The Dropbox Team
+
+        Dropbox, Inc., PO Box 77767, San Francisco, CA 94107
+        """)
+
+
+@case("en", "code", "Atlassian uppercase alphanumeric code; Sydney postcode 2000 looks like a year")
+def en_atlassian_verification(c: Case) -> None:
+    c.sender = "Atlassian <noreply@id.atlassian.com>"
+    c.subject = "Your Atlassian verification code"
+    c.codes = ["Q5ZV9R"]
+    body = (
+        h1("Verify your email to continue")
+        + p(
+            "We've received a request to create an Atlassian account for jane.doe@example.com. "
+            "To finish signing up, enter this verification code:"
+        )
+        + '<div style="font-size:28px;font-weight:600;letter-spacing:0.3em;padding:12px 0">'
+        "<strong>Q5ZV9R</strong></div>" + p("This code expires in 30 minutes.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Atlassian",
+        accent="#0052cc",
+        links=[("Privacy Policy", "https://www.atlassian.com/legal/privacy-policy")],
+        decoys=["2000", "341"],
+        lines=[
+            "This message was sent to you by Atlassian Cloud",
+            "Atlassian. Level 6, 341 George Street, Sydney NSW 2000, Australia",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Zoom account activation: button and pasted URL with &; phone number and ZIP decoys")
+def en_zoom_activate(c: Case) -> None:
+    c.sender = "Zoom <no-reply@zoom.us>"
+    c.subject = "Please activate your Zoom account"
+    url = f"https://zoom.us/activate?code={c.t('code', 43)}&fr=signup&email=jane.doe%40example.com"
+    c.links = [url]
+    body = (
+        p("Hello jane.doe@example.com,")
+        + p("Welcome to Zoom!")
+        + p("To activate your account please click the button below to verify your email address:")
+        + button(url, "Activate Account", bg="#0e72ed", radius=8)
+        + p(f"Or paste this link into your browser:<br>{a(url, html.escape(url), 'color:#0e72ed;font-size:12px')}")
+        + p("Questions? Call +1.888.799.9666 or visit the Zoom Help Center.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Zoom",
+        accent="#0e72ed",
+        links=[("Help Center", "https://support.zoom.com/hc")],
+        decoys=["888.799.9666", "9666", "2025", "95113"],
+        lines=[
+            "Copyright ©2025 Zoom Video Communications, Inc. All rights reserved.",
+            "55 Almaden Blvd, 6th Floor, San Jose, CA 95113",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code+link", "Okta email magic link with a code fallback; request metadata (IP, OS version, time) decoys")
+def en_okta_email_link_and_code(c: Case) -> None:
+    c.sender = "Okta <noreply@okta.com>"
+    c.subject = "Sign in to Acme"
+    url = (
+        f"https://acme.okta.com/email/verify/00ub0oNGTSWTBKOLGLNR?token=ftr{c.t('tok', 40)}"
+        f"&state=02.id.{c.t('st', 30)}&redirect_uri=https%3A%2F%2Facme.okta.com%2Fapp%2FUserHome"
+    )
+    c.links = [url]
+    c.codes = ["601842"]
+    c.never("203.0.113.87", "14.3", "08:12", "2025")
+    body = (
+        h1("Hi Jane,")
+        + p(
+            "You have requested an email link to sign in to Acme. To finish signing in, click the button below "
+            "or enter the provided code. If you did not request this email, please contact an administrator."
+        )
+        + button(url, "Sign In", bg="#1662dd", radius=3)
+        + p("This link expires in 5 minutes.")
+        + p("Can't use the link? Enter a code instead: <b style='font-size:18px'>601842</b>")
+        + '<table role="presentation" style="font-size:13px;color:#6e6e78"><tr><td>Request made from:</td>'
+        "<td>Chrome, macOS 14.3</td></tr><tr><td>IP:</td><td>203.0.113.87 (Frankfurt, Germany)</td></tr>"
+        "<tr><td>Time:</td><td>14 March 2025 08:12 UTC</td></tr></table>"
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Okta",
+        accent="#1662dd",
+        lines=["This is an automatically generated message from Okta. Replies are not monitored or answered."],
+    )
+    c.text = auto_text(c.html, "bracket")
+
+
+@case("en", "code", "Auth0 passwordless template: subject without keyword, '#4821' suite number decoy")
+def en_auth0_passwordless(c: Case) -> None:
+    c.sender = "Acme Notes <no-reply@acmenotes.example>"
+    c.subject = "Welcome to Acme Notes"
+    c.codes = ["908134"]
+    body = (
+        '<img src="https://cdn.auth0.example/styleguide/components/1.0.8/media/logos/img/badge.png" width="50">'
+        + h1("Welcome to Acme Notes")
+        + p("Your verification code is: <b>908134</b>")
+        + p(
+            "This code will expire in five minutes. If you are having any issues with your account, please "
+            "don't hesitate to contact us by replying to this mail."
+        )
+        + p("Thanks!")
+    )
+    c.html = plain_html(
+        body + '<p style="color:#999;font-size:12px">Acme Notes Inc. · 2261 Market St #4821 · '
+        "San Francisco, CA 94114</p>"
+    )
+    c.never("4821", "2261", "94114", "1.0.8")
+
+
+@case("en", "code", "Twilio Verify 4-digit code, text-only, toll-free number decoy")
+def en_twilio_verify_4digit(c: Case) -> None:
+    c.sender = "Acme Health <verify@acmehealth.example>"
+    c.subject = "Your Acme Health verification code"
+    c.codes = ["9734"]
+    c.never("1-800-555-0199", "0199", "8005550199", "555-0199")
+    c.text = (
+        "9734 is your Acme Health verification code. Do not share it.\n\n"
+        "Need help? Call 1-800-555-0199 (Mon-Fri, 8am-6pm CT).\n\n-- \nSent with Twilio Verify\n"
+    )
+
+
+@case("en", "link", "Coinbase new-device confirmation; device, IP and UTC time decoys")
+def en_coinbase_new_device(c: Case) -> None:
+    c.sender = "Coinbase <no-reply@coinbase.com>"
+    c.subject = "Confirm your new device"
+    url = f"https://www.coinbase.com/device_confirmations/{c.t('dc', 32, 'hex')}?email=jane.doe%40example.com"
+    c.links = [url]
+    c.never("198.51.100.144", "2025-03-14", "08:44:12", "17.3", "10.15.7", "1250", "94111")
+    body = (
+        h1("Confirm new device")
+        + p("We noticed a new sign-in attempt to your Coinbase account. If this was you, confirm the device below.")
+        + '<table role="presentation" cellpadding="4" style="font-size:14px;background:#f5f8ff;width:100%">'
+        "<tr><td><b>Device</b></td><td>Safari 17.3 on Mac OS X 10.15.7</td></tr>"
+        "<tr><td><b>IP address</b></td><td>198.51.100.144</td></tr>"
+        "<tr><td><b>Location</b></td><td>Berlin, DE</td></tr>"
+        "<tr><td><b>Time</b></td><td>2025-03-14 08:44:12 UTC</td></tr></table>"
+        + button(url, "Confirm this device", bg="#0052ff", radius=24)
+        + p("If you did not try to sign in, do not click the button and change your password immediately.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Coinbase",
+        accent="#0052ff",
+        lines=["Coinbase, Inc. 100 Pine Street, Suite 1250, San Francisco, CA 94111"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Binance: user's anti-phishing code (alphanumeric) sits above the real verification code")
+def en_binance_registration(c: Case) -> None:
+    c.sender = "Binance <do-not-reply@ses.binance.com>"
+    c.subject = "[Binance] Confirm Your Registration"
+    c.codes = ["613375"]
+    soc = ("https://twitter.com/binance", "https://www.facebook.com/binance", "https://t.me/binanceexchange")
+    body = (
+        '<p style="background:#fcd535;padding:6px 12px;font-size:13px">Anti-Phishing Code: <b>Blue7Fox</b></p>'
+        + h1("Confirm Your Registration")
+        + p("Welcome to Binance!")
+        + p("Your verification code:")
+        + '<p style="font-size:26px;color:#f0b90b;font-weight:bold;margin:0 0 16px">613375</p>'
+        + p("The verification code will be valid for 30 minutes. Please do not share this code with anyone.")
+        + p("<i>This is an automated message, please do not reply.</i>", "color:#888")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Binance",
+        accent="#f0b90b",
+        soc=soc,
+        decoys=["2017", "2025"],
+        lines=["Stay connected!", "© 2017 - 2025 Binance.com, All Rights Reserved."],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "link",
+    "PayPal password reset; signed token URL soft-broken by QP; template id 'RT000238' decoy",
+    html_cte="quoted-printable",
+)
+def en_paypal_password_reset(c: Case) -> None:
+    c.sender = "PayPal <service@paypal.com>"
+    c.subject = "Reset your PayPal password"
+    url = (
+        f"https://www.paypal.com/authflow/password-recovery/?token={c.t('tok', 64)}&country.x=US"
+        f"&locale.x=en_US&redirectUri=%252Fsignin&v=1&utm_source=unp&utm_medium=email&utm_campaign=RT000238"
+        f"&utm_unptid={c.t('unptid', 36)}&ppid=RT000238&cnac=US&rsta=en_US"
+    )
+    contact = "https://www.paypal.com/us/smarthelp/contact-us"
+    c.links = [url]
+    body = (
+        p("Hello, Jane Doe")
+        + h1("Let's reset your password")
+        + p(
+            "We received a request to reset the password for your PayPal account. Click the button below to "
+            "create a new password."
+        )
+        + button(url, "Reset password", bg="#0070e0", radius=24)
+        + p(f"This link expires in 2 hours. If you didn't request a password reset, {a(contact, 'contact us')}.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="PayPal",
+        accent="#003087",
+        links=[("Help & Contact", contact)],
+        decoys=["1999", "2025", "2211", "95131", "RT000238"],
+        lines=[
+            "Copyright © 1999-2025 PayPal, Inc. All rights reserved. PayPal is located at 2211 North "
+            "First Street, San Jose, California 95131.",
+            "PayPal RT000238:en_US(en-US):1.4.0:f1c9e8b0d",
+        ],
+    )
+
+
+@case("en", "link", "Medium magic sign-in link; PMB number and ZIP+4 decoys")
+def en_medium_magic_link(c: Case) -> None:
+    c.sender = "Medium <noreply@medium.com>"
+    c.subject = "Sign in to Medium"
+    url = (
+        f"https://medium.com/m/callback/email?token={c.t('tok', 32, 'hex')}&operation=login&state=medium"
+        "&source=-----email_signin-----------"
+    )
+    c.links = [url]
+    body = (
+        h1("Sign in to Medium.")
+        + p("Click below to sign in to your Medium account.")
+        + p("This link will expire in 15 minutes and can only be used once.")
+        + button(url, "Sign in to Medium", bg="#1a8917", radius=99)
+        + p("If you did not make this request, you can safely disregard this email.", "color:#757575")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Medium",
+        accent="#000000",
+        decoys=["42419", "94104-5401"],
+        links=[("Privacy policy", "https://policy.medium.com/medium-privacy-policy-f03bf92035c9")],
+        lines=["Sent by Medium · 548 Market St #42419 · San Francisco, CA 94104-5401"],
+        pre="Sign in to Medium",
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Substack sign-in link with %2F and %40 in query; PMB number decoy")
+def en_substack_sign_in(c: Case) -> None:
+    c.sender = "Substack <no-reply@substack.com>"
+    c.subject = "Your Substack sign-in link"
+    url = f"https://substack.com/sign-in/redirect?token={c.t('tok', 48)}&redirect=%2Finbox&email=jane.doe%40example.com"
+    c.links = [url]
+    body = (
+        p("Click the link below to sign in to Substack. This link will expire in 1 hour.")
+        + button(url, "Sign in", bg="#ff6719", radius=6)
+        + p(
+            "You're receiving this email because someone requested a sign-in link for jane.doe@example.com. If "
+            "this wasn't you, you can ignore this email.",
+            "color:#777;font-size:13px",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Substack",
+        accent="#ff6719",
+        decoys=["72296", "94104"],
+        lines=["Substack Inc., 548 Market Street PMB 72296, San Francisco, CA 94104"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Vercel login verification; the 'security code' is three words, no digits")
+def en_vercel_login(c: Case) -> None:
+    c.sender = "Vercel <notifications@vercel.com>"
+    c.subject = "Vercel Login Verification"
+    url = f"https://vercel.com/notifications/email-login?email=jane.doe%40example.com&token={c.t('tok', 24)}"
+    c.links = [url]
+    c.never("2025")
+    body = (
+        h1("Verify your login")
+        + p("To complete the login process, please click the button below:")
+        + button(url, "VERIFY", bg="#000000", radius=5)
+        + p(f"Or copy and paste this URL into a new tab of your browser:<br>{a(url, html.escape(url))}")
+        + p("Verify the following security code matches the one shown on the login page: <b>Frosty Red Panda</b>")
+        + p("Requested from San Francisco, California, United States on March 14, 2025 at 1:44 AM (PDT).")
+        + p("If you didn't attempt to log in but received this email, please ignore this email.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Vercel",
+        accent="#000000",
+        lines=["Vercel Inc., 440 N Barranca Ave #4133, Covina, CA 91723"],
+        decoys=["4133", "91723"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "GitHub password reset, text-only: tokenized link first, generic reset page second")
+def en_github_password_reset(c: Case) -> None:
+    c.sender = "GitHub <noreply@github.com>"
+    c.subject = "[GitHub] Please reset your password"
+    url = f"https://github.com/password_reset/{c.t('pr', 40, 'hex')}"
+    c.links = [url]
+    c.text = dedent(f"""\
+        We heard that you lost your GitHub password. Sorry about that!
+
+        But don't worry! You can use the following button to reset your password:
+
+        {url}
+
+        If you don't use this link within 3 hours, it will expire. To get a new password reset link, visit:
+        https://github.com/password_reset
+
+        Thanks,
+        The GitHub Team
+        """)
+
+
+@case("en", "code", "npm 8-digit one-time password for login")
+def en_npm_otp(c: Case) -> None:
+    c.sender = "npm <support@npmjs.com>"
+    c.subject = "OTP for logging in to your account"
+    c.codes = ["59281734"]
+    body = (
+        p("Hi octo-jane!")
+        + p(
+            "Someone is attempting to log in to your npm account. If this was you, use the following one-time "
+            "password to complete your login:"
+        )
+        + big("59281734", size=26, spacing=4)
+        + p("This one-time password expires in 5 minutes.")
+        + p("If you did not initiate this login, please contact npm support immediately and change your password.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="npm",
+        accent="#cb3837",
+        links=[("npm support", "https://www.npmjs.com/support")],
+        lines=["npm, Inc. is a subsidiary of GitHub, Inc., 88 Colin P Kelly Jr St, San Francisco CA 94107"],
+        decoys=["94107"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "AWS sign-up verification code on its own line after a 'Verification code' heading")
+def en_aws_signup_code(c: Case) -> None:
+    c.sender = "Amazon Web Services <no-reply@signup.aws>"
+    c.subject = "AWS Email Verification"
+    c.codes = ["482071"]
+    body = (
+        h1("Verify your identity")
+        + p(
+            "Thanks for starting the new AWS account creation process. We want to make sure it's really you. "
+            "Please enter the following verification code when prompted. If you don't want to create an "
+            "account, you can ignore this message."
+        )
+        + '<div style="text-align:center"><b>Verification code</b></div>'
+        + '<div style="text-align:center;font-size:36px;font-weight:bold;padding:12px 0">482071</div>'
+        + '<div style="text-align:center">(This code is valid for 10 minutes)</div>'
+        + p(
+            "Amazon Web Services will never email you and ask you to disclose or verify your password, credit "
+            "card, or banking account number.",
+            "margin:24px 0;color:#555",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="AWS",
+        accent="#ff9900",
+        decoys=["98109", "2025"],
+        lines=[
+            "This message was produced and distributed by Amazon Web Services, Inc., 410 Terry Avenue "
+            "North, Seattle, WA 98109.",
+            "© 2025, Amazon Web Services, Inc. or its affiliates.",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "link",
+    "Amazon SES identity verification: long SigV4 URL (%2F, =, &) in a QP text part",
+    text_cte="quoted-printable",
+)
+def en_aws_ses_verification(c: Case) -> None:
+    c.sender = "Amazon Web Services <no-reply-aws@amazon.com>"
+    c.subject = "Amazon Web Services – Email Address Verification Request in region EU (Frankfurt)"
+    url = (
+        "https://email-verification.eu-central-1.amazonaws.com/?Context=123456789012&X-Amz-Date=20250314T080317Z"
+        "&Identity.IdentityName=jane.doe%40example.com&X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        "&Identity.IdentityType=EmailAddress&X-Amz-SignedHeaders=host"
+        f"&X-Amz-Credential=AKIA{c.t('cred', 16, '234567ABCDEFGHIJKLMNOPQRSTUVWXYZ')}%2F20250314%2Feu-central-1"
+        f"%2Fses%2Faws4_request&Operation=ConfirmVerification&Namespace=Bacon"
+        f"&X-Amz-Signature=3d{c.t('sig', 62, 'hex')}"
+    )
+    c.links = [url]
+    c.never("123456789012", "20250314", "24")
+    c.text = dedent(f"""\
+        Dear Amazon Web Services Customer,
+
+        We have received a request to authorize this email address for use with Amazon SES and Amazon Pinpoint in region EU (Frankfurt). If you requested this verification, please go to the following URL to confirm that you are authorized to use this email address:
+
+        {url}
+
+        Your request will not be processed unless you confirm the address using this URL. This link expires 24 hours after your original verification request.
+
+        If you did NOT request to verify this email address, do not click on the link. Please note that many times, the situation isn't a phishing attempt, but either a misunderstanding of how to use our service, or someone setting up email-sending capabilities on your behalf as part of a legitimate service, but without having fully communicated the procedure first.
+
+        Sincerely,
+
+        The Amazon Web Services Team
+        """)
+
+
+@case("en", "code", "Steam Guard 5-character code; username with a year and the login IP are decoys")
+def en_steam_guard(c: Case) -> None:
+    c.sender = "Steam Support <noreply@steampowered.com>"
+    c.subject = "Your Steam account: Access from new web or mobile device"
+    c.codes = ["F7K2Q"]
+    body = (
+        p("Dear jane_doe1987,", "color:#c6d4df;font-size:18px")
+        + p("Here is the Steam Guard code you need to login to account jane_doe1987:", "color:#c6d4df")
+        + '<div style="background:#3a3e44;padding:18px;text-align:center;font-size:48px;color:#ffffff;'
+        'font-family:Arial Black,sans-serif;letter-spacing:2px">F7K2Q</div>'
+        + p(
+            "This email was generated because of a login attempt from a web or mobile device located at "
+            "Berlin, DE (198.51.100.77). The login attempt included your correct account name and password.",
+            "color:#c6d4df;margin-top:20px",
+        )
+        + p(
+            "The Steam Guard code is required to complete the login. No one can access your account without "
+            "also accessing this email.",
+            "color:#c6d4df",
+        )
+        + p(
+            "If you are not attempting to login then please change your Steam password, and consider changing "
+            "your email password as well to ensure your account security.",
+            "color:#c6d4df",
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Steam",
+        accent="#171a21",
+        decoys=["1987", "doe1987", "jane_doe1987", "198.51.100.77", "1688", "98009"],
+        links=[("Steam Support", "https://help.steampowered.com/")],
+        lines=["© Valve Corporation. PO Box 1688 Bellevue, WA 98009. All rights reserved."],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Epic Games 2FA code, each digit in its own styled span", html_cte="base64")
+def en_epic_2fa_spans(c: Case) -> None:
+    c.sender = "Epic Games <help@acct.epicgames.com>"
+    c.subject = "Your two-factor sign in code"
+    c.codes = ["290417"]
+    c.pieces = list("290417")
+    digits = spans(*"290417", style="display:inline-block;margin:0 4px;padding:8px 10px;background:#f2f2f2")
+    body = (
+        p("Hello,")
+        + p("Here is the two-factor sign in code you requested:")
+        + f'<p style="font-size:32px;font-weight:bold;text-align:center">{digits}</p>'
+        + p(
+            "This code expires in 15 minutes. If you did not request this code, please reset your password "
+            "from your account settings."
+        )
+        + p("Thanks,<br>The Epic Games Team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Epic Games",
+        accent="#313131",
+        decoys=["27518", "620"],
+        lines=["Epic Games, Inc. 620 Crossroads Blvd. Cary, NC 27518"],
+    )
+    c.text = "Your two-factor sign in code: 290417\n\nThis code expires in 15 minutes.\n"
+
+
+@case("en", "code", "Netflix 4-digit sign-in code; support phone, template SRC id and ZIP decoys")
+def en_netflix_signin_code(c: Case) -> None:
+    c.sender = "Netflix <info@account.netflix.com>"
+    c.subject = "Your sign-in code"
+    c.codes = ["4073"]
+    body = (
+        h1("Enter this code to sign in")
+        + '<p style="font-size:40px;font-weight:bold;letter-spacing:6px;margin:8px 0 16px">4073</p>'
+        + p("Enter this code on the device you're signing in to. This code will expire in 15 minutes.")
+        + p("Netflix Account: jane.doe@example.com")
+        + p("Questions? Call 1-866-555-0173")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Netflix",
+        accent="#e50914",
+        decoys=["1-866-555-0173", "555-0173", "0173", "48129_en_US", "48129", "95032"],
+        lines=[
+            "This message was mailed to [jane.doe@example.com] by Netflix as part of your Netflix membership.",
+            "SRC: 48129_en_US",
+            "Netflix, Inc., 121 Albright Way, Los Gatos, CA 95032",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Spotify password reset through a SendGrid click-tracking redirect (anchor says reset)")
+def en_spotify_reset_tracked(c: Case) -> None:
+    c.sender = "Spotify <no-reply@spotify.com>"
+    c.subject = "Reset your password"
+
+    def click(seed: str) -> str:
+        return f"https://wl.spotify.com/ls/click?upn={c.t(seed + 'u', 60)}-3D-3D{c.t(seed + 'v', 40)}"
+
+    reset, terms, privacy = click("reset"), click("terms"), click("privacy")
+    c.links = [reset]
+    body = (
+        h1("Reset your password")
+        + p("Hello,")
+        + p("No need to worry, you can reset your Spotify password by clicking the link below:")
+        + button(reset, "RESET PASSWORD", bg="#1db954", radius=500)
+        + p("Your username is: janedoe1987x")
+        + p("If you didn't ask to reset your password, you can ignore this email.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Spotify",
+        accent="#1db954",
+        links=[("Terms of Use", terms), ("Privacy Policy", privacy)],
+        decoys=["janedoe1987x", "111 53", "11153"],
+        lines=["Spotify AB, Regeringsgatan 19, 111 53, Stockholm, Sweden"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Airbnb code with &nbsp; between the halves")
+def en_airbnb_nbsp_code(c: Case) -> None:
+    c.sender = "Airbnb <automated@airbnb.com>"
+    c.subject = "Your Airbnb security code"
+    c.codes = ["604228", "604 228"]
+    body = (
+        h1("Your security code")
+        + p("Enter this security code to finish logging in:")
+        + '<p style="font-size:34px;font-weight:800;margin:0 0 16px">604&nbsp;228</p>'
+        + p("For your security, don't share this code with anyone. Airbnb will never ask you for it.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Airbnb",
+        accent="#ff385c",
+        decoys=["94103", "888"],
+        lines=["Sent with ♥ from Airbnb", "Airbnb, Inc., 888 Brannan St, San Francisco, CA 94103"],
+    )
+    c.text = "Your security code is 604 228\n\nEnter this security code to finish logging in.\n"
+
+
+@case("en", "link", "Booking.com confirm-email link; affiliate id in the URL and Amsterdam postcode decoys")
+def en_booking_confirm_email(c: Case) -> None:
+    c.sender = "Booking.com <noreply@booking.com>"
+    c.subject = "Confirm your email address"
+    url = f"https://secure.booking.com/confirm_email.html?token={c.t('tok', 54)}&lang=en-gb&aid=304142"
+    c.links = [url]
+    body = (
+        h1("Welcome to Booking.com!")
+        + p("Please confirm your email address to complete your account and start planning your next trip.")
+        + button(url, "Confirm", bg="#006ce4")
+        + p("Your next stay: Amsterdam, 18–21 April · from € 129 per night", "color:#6b6b6b")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Booking.com",
+        accent="#003580",
+        decoys=["304142", "1017 CE", "1017", "597"],
+        links=[("Privacy and Cookie Statement", "https://www.booking.com/content/privacy.html")],
+        lines=["Booking.com B.V., Herengracht 597, 1017 CE Amsterdam, Netherlands"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Reddit email verification; unsubscribe link carries a token")
+def en_reddit_verify(c: Case) -> None:
+    c.sender = "Reddit <noreply@reddit.com>"
+    c.subject = "Verify your Reddit email address"
+    url = (
+        f"https://www.reddit.com/verification/{c.t('v', 43)}?correlation_id={c.t('cid', 36, 'hex')}"
+        "&ref=verify_email&ref_campaign=verify_email&ref_source=email"
+    )
+    unsub = f"https://www.reddit.com/unsubscribe/{c.t('u', 48)}?token={c.t('ut', 40)}"
+    c.links = [url]
+    body = (
+        p("Hi u/jane_doe_94,")
+        + h1("Ready to go?")
+        + p("Verify your email address to finish setting up your account.")
+        + button(url, "Verify Email Address", bg="#0079d3", radius=4)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Reddit",
+        accent="#ff4500",
+        links=[("Unsubscribe", unsub)],
+        decoys=["94107"],
+        lines=["Reddit Inc, 303 2nd Street, South Tower, 5th Floor, San Francisco, CA 94107"],
+        soc=("https://twitter.com/reddit", "https://www.instagram.com/reddit/"),
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "OpenAI: code in subject and body; footer address decoys")
+def en_openai_code(c: Case) -> None:
+    c.sender = "OpenAI <noreply@tm.openai.com>"
+    c.subject = "Your ChatGPT code is 731905"
+    c.codes = ["731905"]
+    body = (
+        h1("Your ChatGPT code is 731905")
+        + p("Enter this temporary verification code to continue:")
+        + big("731905", size=28, spacing=2, bg="#f3f3f3")
+        + p("If you were not trying to log in to ChatGPT, you can safely ignore this email.")
+        + p("Best,<br>The ChatGPT team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="OpenAI",
+        accent="#10a37f",
+        decoys=["1455", "94158"],
+        lines=["OpenAI, 1455 3rd Street, San Francisco, CA 94158"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code+link", "Claude magic link (URL fragment with base64 padding) plus a verification code")
+def en_claude_magic_link_and_code(c: Case) -> None:
+    c.sender = "Anthropic <no-reply@mail.anthropic.com>"
+    c.subject = "Secure link to log in to Claude.ai"
+    email_b64 = base64.b64encode(b"jane.doe@example.com").decode()
+    url = f"https://claude.ai/magic-link#{c.t('ml', 40, 'hex')}:{email_b64}"
+    c.links = [url]
+    c.codes = ["820473"]
+    body = (
+        h1("Log in to Claude.ai")
+        + button(url, "Sign in to Claude.ai", bg="#c96442", radius=8)
+        + p("Or enter this verification code:")
+        + big("820473", size=28, spacing=4)
+        + p(
+            "This link and code will only be valid for the next 10 minutes. If the link does not work, you can "
+            "use the login verification code directly."
+        )
+        + p("If you didn't try to log in, you can safely ignore this email.", "color:#777")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Anthropic",
+        accent="#c96442",
+        decoys=["90375", "94104"],
+        lines=["Anthropic PBC, 548 Market St, PMB 90375, San Francisco, CA 94104"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Auth0 email-verification ticket link that ends with '#'", html_cte="base64")
+def en_docker_verify_ticket(c: Case) -> None:
+    c.sender = "Docker <noreply@notify.docker.com>"
+    c.subject = "Verify your Docker account"
+    url = f"https://login.docker.com/u/email-verification?ticket={c.t('ticket', 32)}#"
+    c.links = [url]
+    body = (
+        h1("Verify your email address")
+        + p("You're almost there! Confirm your email address to finish creating your Docker account.")
+        + button(url, "Verify email address", bg="#1d63ed", radius=4)
+        + p("If you did not create a Docker account, you can ignore this email.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Docker",
+        accent="#1d63ed",
+        decoys=["3790", "94301"],
+        lines=["Docker, Inc. 3790 El Camino Real #1052, Palo Alto, CA 94301"],
+    )
+    c.never("1052")
+
+
+@case("en", "link", "GitLab (Devise) confirmation_token link, text+HTML")
+def en_gitlab_confirm(c: Case) -> None:
+    c.sender = "GitLab <gitlab@mg.gitlab.com>"
+    c.subject = "Confirmation instructions"
+    url = f"https://gitlab.com/users/confirmation?confirmation_token={c.t('ct', 20)}"
+    c.links = [url]
+    c.html = plain_html(
+        "<p>Welcome, Jane Doe!</p>"
+        f"<p>You can confirm your email (jane.doe@example.com) through the link below:</p>"
+        f"<p>{a(url, 'Confirm your account')}</p>"
+        "<p>If you did not register for GitLab, please ignore this email.</p>"
+    )
+    c.text = (
+        "Welcome, Jane Doe!\n\nYou can confirm your email (jane.doe@example.com) through the link below:\n\n"
+        f"{url}\n\nIf you did not register for GitLab, please ignore this email.\n"
+    )
+
+
+@case("en", "code", "Zoom meeting passcode (README decision: a code the user types); meeting ID, dial-ins decoys")
+def en_zoom_meeting_passcode(c: Case) -> None:
+    c.sender = "Jane Doe <jane.doe@acme.example>"
+    c.subject = "Zoom meeting invitation - Design sync"
+    c.codes = ["739210"]
+    join = f"https://us06web.zoom.us/j/84529134471?pwd={c.t('pwd', 32)}.1"
+    c.never(
+        "84529134471",
+        "845 2913 4471",
+        "8452913",
+        "2913 4471",
+        "29134471",
+        "2025",
+        "10:00",
+        "6833",
+        "900 6833",
+        "9006833",
+        "669 900 6833",
+        "16699006833",
+        "929 205 6099",
+        "2056099",
+        "6099",
+        "4471",
+        "929 205",
+        "929205",
+    )
+    c.text = dedent(f"""\
+        Jane Doe is inviting you to a scheduled Zoom meeting.
+
+        Topic: Design sync
+        Time: Mar 14, 2025 10:00 AM Pacific Time (US and Canada)
+
+        Join Zoom Meeting
+        {join}
+
+        Meeting ID: 845 2913 4471
+        Passcode: 739210
+
+        ---
+
+        One tap mobile
+        +16699006833,,84529134471#,,,,*739210# US (San Jose)
+        +19292056099,,84529134471#,,,,*739210# US (New York)
+
+        ---
+
+        Dial by your location
+        • +1 669 900 6833 US (San Jose)
+        • +1 929 205 6099 US (New York)
+
+        Meeting ID: 845 2913 4471
+        Passcode: 739210
+
+        Find your local number: https://us06web.zoom.us/u/kdX3vB9aQ
+        """)
+    c.never("https://us06web.zoom.us/u/kdX3vB9aQ")
+
+
+@case("en", "code", "bank OTP for a card purchase: amount and 'card ending in 4021' sit between keyword and code")
+def en_bank_otp_card_ending(c: Case) -> None:
+    c.sender = "Northwind Bank <alerts@northwindbank.example>"
+    c.subject = "Your one-time passcode"
+    c.codes = ["582640"]
+    c.never("4021", "1,299.00", "1299", "129900", "1-800-555-0142", "555-0142", "0142", "08:51")
+    body = (
+        p(
+            "Your one-time passcode (OTP) for a purchase of $1,299.00 at ELECTRO WORLD ONLINE on 03/14 08:51 with "
+            "your card ending in 4021 is <b>582640</b>."
+        )
+        + p("This passcode expires in 5 minutes. Never share it with anyone, including Northwind Bank staff.")
+        + p("Didn't make this purchase? Call us right away at 1-800-555-0142.")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+    c.never("03/14")
+
+
+@case("en", "code", "hidden preheader holds a template placeholder '000000' next to a keyword")
+def en_acmepay_placeholder_preheader(c: Case) -> None:
+    c.sender = "Acme Pay <security@acmepay.example>"
+    c.subject = "Confirm it's you"
+    c.codes = ["318402"]
+    c.never("000000")
+    body = (
+        h1("Confirm it's you")
+        + p("Use this verification code to finish signing in:")
+        + big("318402")
+        + p("It expires in 10 minutes.")
+    )
+    c.html = std(
+        c, body, brand="Acme Pay", accent="#3b5bdb", pre="Your verification code is 000000", lines=["Acme Pay Ltd."]
+    )
+
+
+@case("en", "code", "anti-copy trick: a hidden digit inside the code must be dropped", html_cte="base64")
+def en_kraken_hidden_digit(c: Case) -> None:
+    c.sender = "Kraken <noreply@kraken.com>"
+    c.subject = "Kraken email verification code"
+    c.codes = ["264718"]
+    c.pieces = ["26", "4718"]
+    c.never("2694718")
+    body = (
+        p("Hello,")
+        + p("Your email verification code is:")
+        + big('26<span style="display:none">9</span>4718', size=30)
+        + p("Enter it in the Kraken app within 10 minutes.")
+    )
+    c.html = std(c, body, brand="Kraken", accent="#5741d9", lines=["Payward, Inc."])
+
+
+@case("en", "code", "zero-width space (&#8203;) between the code's halves", html_cte="quoted-printable")
+def en_revolut_zwsp(c: Case) -> None:
+    c.sender = "Revolut <no-reply@revolut.com>"
+    c.subject = "Your Revolut verification code"
+    c.codes = ["482913"]
+    c.pieces = ["482", "913"]
+    body = (
+        p("Hi Jane,")
+        + p("Your Revolut verification code is <b>482&#8203;913</b>.")
+        + p("Never share this code with anyone, not even Revolut support.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Revolut",
+        accent="#191c1f",
+        decoys=["E14 5AB"],
+        lines=["Revolut Ltd, 7 Westferry Circus, London E14 5AB"],
+    )
+    c.text = "Your Revolut verification code is 482\u200b913.\n\nNever share this code with anyone.\n"
+
+
+@case("en", "code", "code on a <br>-separated line; validity timestamp and request reference decoys")
+def en_proton_br_lines(c: Case) -> None:
+    c.sender = "Proton <no-reply@verify.proton.me>"
+    c.subject = "Proton Verification Code"
+    c.codes = ["581046"]
+    c.never("2025-03-14", "2025", "15:30", "REQ-20250314-7731", "20250314-7731", "20250314", "7731")
+    c.html = plain_html(
+        "Hello,<br><br>Your Proton verification code is:<br><b style='font-size:20px'>581046</b><br>"
+        "Valid until 2025-03-14 15:30 UTC<br>Reference: REQ-20250314-7731<br><br>"
+        "If you did not request this, you can ignore this message.<br><br>Proton AG, Route de la Galaise 32, "
+        "1228 Plan-les-Ouates, Geneva, Switzerland",
+        head=False,
+    )
+    c.never("1228")
+
+
+@case("en", "code", "a new code and an expired earlier code in one mail: the new one is primary")
+def en_mailchimp_login_new_code(c: Case) -> None:
+    c.sender = "Mailchimp <noreply@mailchimp.com>"
+    c.subject = "Your Mailchimp verification code"
+    c.codes = ["602913"]
+    body = (
+        p("Hi Jane,")
+        + p("Your new verification code is")
+        + big("602913", size=28)
+        + p("The code we sent you earlier (118347) no longer works.", "color:#6a6a6a")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Mailchimp",
+        accent="#ffe01b",
+        decoys=["405", "30308"],
+        lines=["Intuit Mailchimp, 405 N Angier Ave NE, Atlanta, GA 30308 USA"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Salesforce 5-digit code; 15-character org ID and username decoys")
+def en_salesforce_5digit(c: Case) -> None:
+    c.sender = "Salesforce <noreply@salesforce.com>"
+    c.subject = "Sandbox: Verify your identity in Salesforce"
+    c.codes = ["74219"]
+    c.never("00D5g000004JqX2", "94105")
+    c.text = dedent("""\
+        Verify Your Identity
+
+        Hello Jane Doe,
+
+        You're trying to Log In to Salesforce. To complete your login, enter the verification code below.
+
+        Verification Code: 74219
+
+        Expires in 24 hours.
+
+        Username: jane.doe@acme.example.com.sandbox
+        Org ID: 00D5g000004JqX2
+
+        If you didn't recognize this activity, contact your Salesforce administrator.
+
+        Thanks,
+        Salesforce Customer Support
+
+        Salesforce, Inc., Salesforce Tower, 415 Mission Street, 3rd Floor, San Francisco, CA 94105
+        """)
+
+
+@case("en", "link", "Cognito confirm link with the code only inside the URL: digits in URLs are not codes")
+def en_cognito_code_in_url(c: Case) -> None:
+    c.sender = "no-reply@verificationemail.com"
+    c.subject = "Your verification link"
+    url = (
+        f"https://acme-auth.auth.us-east-1.amazoncognito.com/confirmUser?client_id={c.t('cid', 26, 'b62')}"
+        f"&user_name={c.t('un', 8, 'hex')}-{c.t('un2', 4, 'hex')}-{c.t('un3', 4, 'hex')}&confirmation_code=482916"
+    )
+    c.links = [url]
+    c.never("482916")
+    c.html = f"Please click the link below to verify your email address. {a(url, 'Verify Email')} "
+
+
+@case("en", "link", "Mailman confirmation, text-only: hex token in subject, bare URL, requester IP")
+def en_mailman_confirm(c: Case) -> None:
+    token = c.t("tok", 40, "hex")
+    c.sender = "dev-announce-request@lists.example.org"
+    c.subject = f"confirm {token}"
+    url = f"https://lists.example.org/mailman/confirm/dev-announce/{token}"
+    c.links = [url]
+    c.never("203.0.113.5")
+    c.text = dedent(f"""\
+        Mailing list subscription confirmation notice for mailing list dev-announce
+
+        We have received a request from 203.0.113.5 for subscription of your email address,
+        "jane.doe@example.com", to the dev-announce@lists.example.org mailing list. To confirm that you
+        want to be added to this mailing list, simply reply to this message, keeping the Subject: header
+        intact. Or visit this web page:
+
+            {url}
+
+        Or include the following line -- and only the following line -- in a message to
+        dev-announce-request@lists.example.org:
+
+            confirm {token}
+
+        If you do not wish to be subscribed to this list, please simply disregard this message.
+        """)
+
+
+@case("en", "link", "Mailchimp double opt-in: 'Yes, subscribe me' confirm link; eepurl badge is not an action")
+def en_mailchimp_double_optin(c: Case) -> None:
+    c.sender = "The Weekly Byte <hello@weeklybyte.example>"
+    c.subject = "The Weekly Byte: Please Confirm Subscription"
+    url = (
+        f"https://weeklybyte.us21.list-manage.com/subscribe/confirm?u={c.t('u', 25, 'hex')}"
+        f"&id={c.t('id', 10, 'hex')}&e={c.t('e', 10, 'hex')}"
+    )
+    badge = c.never("http://eepurl.com/iKx7Qz")
+    c.links = [url]
+    body = (
+        h1("Please Confirm Subscription")
+        + button(url, "Yes, subscribe me to this list.", bg="#5d5d5d", radius=3)
+        + p(
+            "If you received this email by mistake, simply delete it. You won't be subscribed if you don't "
+            "click the confirmation link above."
+        )
+        + p("For questions about this list, please contact:<br>hello@weeklybyte.example")
+        + '<p style="text-align:center">'
+        + a(badge, '<img src="https://eep.io/mc-cdn-images/template_images/gdpr/intuitMcLogo.png" width="120">')
+        + "</p>"
+    )
+    c.html = std(
+        c,
+        body,
+        brand="The Weekly Byte",
+        accent="#241c15",
+        lines=["The Weekly Byte · 100 Main St · Springfield, OR 97477 · USA"],
+        decoys=["97477"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "SendGrid-tracked 'Verify email' button: opaque URL, digits in the tracking host", subject_mode="Q")
+def en_calendly_sendgrid(c: Case) -> None:
+    c.sender = "Calendly <notifications@calendly.com>"
+    c.subject = "Verify your email address"
+
+    def click(seed: str) -> str:
+        return (
+            f"https://u4821937.ct.sendgrid.net/ls/click?upn=u001.{c.t(seed + '1', 44)}-2B{c.t(seed + '2', 30)}"
+            f"-3D-3D{c.t(seed + '3', 4)}_{c.t(seed + '4', 90)}"
+        )
+
+    verify, help_url, view = click("v"), click("h"), click("w")
+    c.links = [verify]
+    c.never("4821937", view)
+    body = (
+        p(a(view, "View in browser", "color:#999;font-size:11px"), "text-align:right;margin:0")
+        + p("Hi Jane,")
+        + p("Please verify your email address so we know it's really you.")
+        + button(verify, "Verify your email", bg="#006bff", radius=40)
+        + p(f"Questions? Visit our {a(help_url, 'Help Center')}.")
+    )
+    c.never(help_url)
+    c.html = std(
+        c,
+        body,
+        brand="Calendly",
+        accent="#006bff",
+        decoys=["30308", "271"],
+        lines=["Calendly LLC, 271 17th St NW, Atlanta, GA 30308"],
+        track=f"https://u4821937.ct.sendgrid.net/wf/open?upn=u001.{c.t('open', 200)}",
+    )
+    c.text = auto_text(c.html, "bracket")
+
+
+@case("en", "link", "Amazon SES awstrack redirect wrapping a %-encoded verify URL; anchor says verify")
+def en_airtable_awstrack(c: Case) -> None:
+    c.sender = "Airtable <noreply@airtable.com>"
+    c.subject = "Please confirm your email"
+    mid = f"0100018e3b2a1c4d-{c.t('m1', 8, 'hex')}-{c.t('m2', 4, 'hex')}-{c.t('m3', 4, 'hex')}-000000"
+    inner = (
+        f"https:%2F%2Fairtable.com%2Fverify-email%3Ftoken={c.t('tok', 32)}%26uid=usr{c.t('uid', 14, 'b62')}"
+        "%26exp=1741943000"
+    )
+    url = f"https://a8b2c3d4.r.us-east-1.awstrack.me/L0/{inner}/1/{mid}/{c.t('sig', 28)}=371"
+    c.links = [url]
+    c.never("1741943000", "371")
+    body = (
+        h1("Confirm your email")
+        + p("Hi Jane, welcome to Airtable! Please confirm your email address to finish setting up your account.")
+        + button(url, "Verify email address", bg="#2d7ff9", radius=6)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Airtable",
+        accent="#2d7ff9",
+        decoys=["94103"],
+        lines=["Airtable, 799 Market Street, 8th Floor, San Francisco, CA 94103"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code+link", "Linear: href written with raw '&' (not &amp;) plus an XXXX-XXXX login code")
+def en_linear_raw_amp(c: Case) -> None:
+    c.sender = "Linear <notifications@linear.app>"
+    c.subject = "Log in to Linear"
+    url = (
+        f"https://linear.app/auth/email/verify?token={c.t('tok', 40, 'hex')}&uid={c.t('uid', 12, 'hex')}"
+        "&redirect=%2Facme%2Finbox"
+    )
+    c.links = [url]
+    c.codes = ["7QK4-M2XD", "7QK4M2XD"]
+    body = (
+        h1("Log in to Linear")
+        + f'<p><a href="{url}" style="background:#5e6ad2;color:#fff;padding:10px 20px;border-radius:4px;'
+        'text-decoration:none">Log in to Linear</a></p>'
+        + p("Or enter this temporary login code:")
+        + big("7QK4-M2XD", size=24, spacing=3)
+        + p("This link and code expire in 15 minutes.")
+    )
+    c.html = std(c, body, brand="Linear", accent="#5e6ad2", lines=["Linear Orbit, Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Clerk sign-in link carrying a JWT (dots, base64url); request metadata decoys")
+def en_clerk_jwt_link(c: Case) -> None:
+    c.sender = "Acme <notifications@accounts.acme.example>"
+    c.subject = "Sign in to Acme"
+    header = base64.urlsafe_b64encode(b'{"alg":"RS256","kid":"ins_2dF4kX","typ":"JWT"}').decode().rstrip("=")
+    payload = (
+        base64.urlsafe_b64encode(b'{"exp":1741943817,"iid":"ins_2dF4kX","sid":"sia_2eJ8","st":"verification"}')
+        .decode()
+        .rstrip("=")
+    )
+    jwt = f"{header}.{payload}.{c.t('sig', 86)}"
+    url = f"https://clerk.acme.example/v1/verify?token={jwt}"
+    c.links = [url]
+    c.never("203.0.113.14", "2025", "08:12")
+    body = (
+        h1("Sign in to Acme")
+        + p("Click the link below to sign in. This link will expire in 10 minutes.")
+        + button(url, "Sign in to Acme", bg="#6c47ff", radius=6)
+        + p(
+            "Requested from Chrome, macOS at 203.0.113.14 on March 14, 2025 08:12 UTC. If you didn't request "
+            "this, you can safely ignore this email.",
+            "color:#777;font-size:13px",
+        )
+    )
+    c.html = std(c, body, brand="Acme", accent="#6c47ff", lines=["Powered by Clerk"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Supabase default magic-link template: minimal HTML-only, unencoded redirect_to", html_cte="7bit")
+def en_supabase_magic_link(c: Case) -> None:
+    c.sender = "Supabase Auth <noreply@mail.app.supabase.io>"
+    c.subject = "Your Magic Link"
+    url = (
+        f"https://abcdefghijklmnop.supabase.co/auth/v1/verify?token=pkce_{c.t('tok', 56, 'hex')}"
+        "&type=magiclink&redirect_to=https://app.acme.example/auth/callback"
+    )
+    c.links = [url]
+    c.html = f'<h2>Magic Link</h2>\n\n<p>Follow this link to login:</p>\n<p><a href="{esc(url)}">Log In</a></p>\n'
+
+
+@case("en", "link", "Firebase verify-email default template: URL is both href and anchor text; oobCode param")
+def en_firebase_verify_email(c: Case) -> None:
+    c.sender = "noreply@acme-app-4821.firebaseapp.com"
+    c.subject = "Verify your email for acme-app"
+    url = (
+        f"https://acme-app-4821.firebaseapp.com/__/auth/action?mode=verifyEmail&oobCode={c.t('oob', 56)}"
+        f"&apiKey=AIzaSy{c.t('key', 33)}&lang=en"
+    )
+    c.links = [url]
+    c.never("4821")
+    c.html = (
+        "<p>Hello,</p>\n<p>Follow this link to verify your email address.</p>\n"
+        f"<p><a href='{esc(url)}'>{html.escape(url)}</a></p>\n"
+        "<p>If you didn’t ask to verify this address, you can ignore this email.</p>\n"
+        "<p>Thanks,</p>\n<p>Your acme-app team</p>\n"
+    )
+
+
+@case("en", "link", "WordPress new-user mail, text-only: set-password URL in <angle brackets> before the login URL")
+def en_wordpress_set_password(c: Case) -> None:
+    c.sender = "WordPress <wordpress@blog.acme.example>"
+    c.subject = "[Acme Blog] Login Details"
+    url = f"https://blog.acme.example/wp-login.php?action=rp&key={c.t('key', 20, 'b62')}&login=jdoe"
+    c.links = [url]
+    c.text = dedent(f"""\
+        Username: jdoe
+
+        To set your password, visit the following address:
+
+        <{url}>
+
+        https://blog.acme.example/wp-login.php
+        """)
+
+
+@case("en", "link", "Django default password reset, text-only: uidb64/token path")
+def en_django_password_reset(c: Case) -> None:
+    c.sender = "webmaster@app.acme.example"
+    c.subject = "Password reset on app.acme.example"
+    url = f"https://app.acme.example/reset/MQ/cl8k2m-{c.t('tok', 32, 'hex')}/"
+    c.links = [url]
+    c.text = dedent(f"""\
+
+        You're receiving this email because you requested a password reset for your user account at app.acme.example.
+
+        Please go to the following page and choose a new password:
+
+        {url}
+
+        Your username, in case you’ve forgotten: jdoe
+
+        Thanks for using our site!
+
+        The app.acme.example team
+
+        """)
+
+
+@case("en", "code", "password reset by code; Australian postcode 2010 looks like a year")
+def en_canva_reset_code(c: Case) -> None:
+    c.sender = "Canva <no-reply@canva.com>"
+    c.subject = "Reset your Canva password"
+    c.codes = ["318274"]
+    body = (
+        h1("Reset your password")
+        + p("Use this code to reset your password:")
+        + big("318274", size=30, spacing=8, bg="#f0f1f5")
+        + p("This code expires in 1 hour. If you didn't ask to reset your password, you can ignore this email.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Canva",
+        accent="#7d2ae8",
+        decoys=["2010", "110"],
+        lines=["Canva Pty Ltd, 110 Kippax Street, Surry Hills NSW 2010, Australia"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "password-changed notice whose only action is 'not you? reset' (README decision: qualifies)")
+def en_dropbox_password_changed(c: Case) -> None:
+    c.sender = "Dropbox <no-reply@dropbox.com>"
+    c.subject = "Your Dropbox password was changed"
+    url = f"https://www.dropbox.com/forgot?email_sig={c.t('sig', 32)}&reset=1&email=jane.doe%40example.com"
+    c.links = [url]
+    c.never("2025", "10:14")
+    body = (
+        p("Hi Jane,")
+        + p(
+            "The password for your Dropbox account jane.doe@example.com was changed on March 14, 2025 at 10:14 "
+            "AM (GMT+01:00)."
+        )
+        + p("If you made this change, you don't need to do anything.")
+        + p(f"If you didn't change your password, please {a(url, 'reset your password')} right away.")
+        + p("- The Dropbox Team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Dropbox",
+        accent="#0061fe",
+        decoys=["77767", "94107"],
+        lines=["Dropbox, Inc., PO Box 77767, San Francisco, CA 94107"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Shop Pay: code '903 117' in a key/value table with merchant total and order reference")
+def en_shoppay_table(c: Case) -> None:
+    c.sender = "Shop <no-reply@shop.app>"
+    c.subject = "Shop Pay verification"
+    c.codes = ["903117", "903 117"]
+    c.never("135.00", "13500", "#1042", "1042")
+    row = '<tr><td style="padding:6px 12px;color:#707070">{}</td><td style="padding:6px 12px;font-weight:600">{}</td></tr>'
+    body = (
+        h1("Confirm it's you")
+        + p("Use this code to log in to Shop Pay at Allbirds:")
+        + '<table role="presentation" style="border:1px solid #e5e5e5;border-radius:8px;width:100%">'
+        + row.format("Merchant", "Allbirds")
+        + row.format("Cart", "#1042 · 2 items")
+        + row.format("Total", "$135.00 USD")
+        + row.format("Verification code", '<span style="font-size:22px;letter-spacing:2px">903 117</span>')
+        + "</table>"
+        + p("The code expires in 10 minutes.", "margin-top:16px")
+    )
+    c.html = std(c, body, brand="Shop", accent="#5a31f4", lines=["Shopify Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "4-digit code with a phone number whose last group is also 4 digits, near 'code'")
+def en_tmobile_phone_decoy(c: Case) -> None:
+    c.sender = "T-Mobile <noreply@t-mobile.com>"
+    c.subject = "T-Mobile ID verification code"
+    c.codes = ["6029"]
+    c.never("2847", "010-2847", "(555) 010-2847", "5550102847", "0102847")
+    c.text = dedent("""\
+        Your T-Mobile ID one-time verification code is 6029.
+
+        Call us at (555) 010-2847 if you did not request this code.
+
+        T-Mobile will never ask for this code by phone.
+        """)
+
+
+@case("en", "code", "1Password: alphanumeric code with dash; brand name '1Password' has a digit")
+def en_onepassword_alnum_dash(c: Case) -> None:
+    c.sender = "1Password <hello@1password.com>"
+    c.subject = "Your 1Password verification code"
+    c.codes = ["K7D2-QW9P", "K7D2QW9P"]
+    c.never("1Password")
+    body = (
+        p("Hi Jane,")
+        + p("Enter this verification code in 1Password to sign in on your new device:")
+        + big("K7D2-QW9P", size=26, spacing=2, bg="#eef4ff")
+        + p("If you didn't try to sign in, contact 1Password Support.")
+    )
+    c.html = std(c, body, brand="1Password", accent="#0572ec", lines=["AgileBits Inc. dba 1Password"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Azure AD B2C code in Outlook/Word-generated HTML (MsoNormal, o:p)", subject_mode="Q")
+def en_azure_b2c_code(c: Case) -> None:
+    c.sender = "Microsoft on behalf of Contoso <msonlineservicesteam@microsoftonline.com>"
+    c.subject = "Contoso account email verification code"
+    c.codes = ["491663"]
+    c.never("98052")
+    c.html = dedent("""\
+        <html xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" xmlns:w="urn:schemas-microsoft-com:office:word">
+        <head><meta name=Generator content="Microsoft Word 15 (filtered medium)">
+        <style><!-- p.MsoNormal {margin:0cm; font-size:11.0pt; font-family:"Calibri",sans-serif;} --></style></head>
+        <body lang=EN-US link="#0563C1" vlink="#954F72">
+        <div class=WordSection1>
+        <p class=MsoNormal><span style='font-size:18.0pt;color:#333333'>Verify your email address<o:p></o:p></span></p>
+        <p class=MsoNormal><o:p>&nbsp;</o:p></p>
+        <p class=MsoNormal>Thanks for verifying your jane.doe@example.com account!<o:p></o:p></p>
+        <p class=MsoNormal>Your code is: <b><span style='font-size:14.0pt'>491663</span></b><o:p></o:p></p>
+        <p class=MsoNormal><o:p>&nbsp;</o:p></p>
+        <p class=MsoNormal>Sincerely,<br>Contoso<o:p></o:p></p>
+        <p class=MsoNormal><span style='font-size:8.0pt;color:gray'>Microsoft Corporation | One Microsoft Way, Redmond, WA 98052<o:p></o:p></span></p>
+        </div></body></html>
+        """)
+
+
+@case("en", "code", "Expensify 'magic code' (keyword 'magic' is a link word, here it names a code)")
+def en_expensify_magic_code(c: Case) -> None:
+    c.sender = "Expensify <concierge@expensify.com>"
+    c.subject = "Your magic code"
+    c.codes = ["517024"]
+    body = (
+        p("Hey there,")
+        + p("Here's your magic code:")
+        + big("517024", size=36, spacing=4, bg="#e6f5ee")
+        + p("It will expire in 24 hours. Just enter it into the Expensify app to sign in.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Expensify",
+        accent="#03d47c",
+        decoys=["94104"],
+        lines=["Expensify, Inc. · 548 Market St · San Francisco, CA 94104"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "eBay security code; eBay's street number is '2025' (year-like)")
+def en_ebay_security_code(c: Case) -> None:
+    c.sender = "eBay <ebay@ebay.com>"
+    c.subject = "eBay: Your security code"
+    c.codes = ["884206"]
+    body = (
+        h1("Your security code")
+        + p("Use security code <b>884206</b> to verify your identity. It expires in 10 minutes.")
+        + p("Don't share this code with anyone. eBay will never call or text you asking for it.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="eBay",
+        accent="#e53238",
+        decoys=["2025", "95125"],
+        links=[
+            ("User Agreement", "https://www.ebay.com/help/policies/member-behaviour-policies/user-agreement?id=4259")
+        ],
+        lines=[
+            "Copyright © 1995-2025 eBay Inc. All Rights Reserved.",
+            "eBay Inc., 2025 Hamilton Avenue, San Jose, CA 95125",
+        ],
+    )
+    c.never("1995", "1995-2025", "4259")
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "tracked button and direct pasted URL are both acceptable primaries")
+def en_figma_tracked_and_direct(c: Case) -> None:
+    c.sender = "Figma <support@figma.com>"
+    c.subject = "Verify your email to start using Figma"
+    direct = f"https://www.figma.com/verify_email?token={c.t('tok', 40, 'b62')}&user_id=1248093718"
+    tracked = f"https://email.figma.com/c/eJx{c.t('trk', 140)}"
+    c.links = [tracked, direct]
+    c.never("1248093718")
+    body = (
+        h1("Verify your email")
+        + p("Hi Jane, please verify your email address to start using Figma.")
+        + button(tracked, "Verify email", bg="#0d99ff", radius=6)
+        + p(
+            f"Button not working? Paste this link into your browser:<br><span style='font-size:12px'>"
+            f"{html.escape(direct)}</span>"
+        )
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Figma",
+        accent="#0d99ff",
+        decoys=["94102"],
+        lines=["Figma, Inc. 760 Market St, Floor 10, San Francisco, CA 94102"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Twitch code in inline spans with margins; HTML-only, quoted-printable")
+def en_twitch_code_spans(c: Case) -> None:
+    c.sender = "Twitch <no-reply@twitch.tv>"
+    c.subject = "Your Twitch Verification Code"
+    c.codes = ["582041"]
+    c.pieces = list("582041")
+    digits = "".join(
+        f'<span style="display:inline-block;width:36px;margin:0 3px;border-bottom:2px solid #9147ff">{d}</span>'
+        for d in "582041"
+    )
+    body = (
+        p("Hey jane_doe_94!")
+        + p("Here's your verification code:")
+        + f'<div style="font-size:30px;font-weight:700;text-align:center">{digits}</div>'
+        + p("Enter it on Twitch to verify your email. It expires in 30 minutes.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Twitch",
+        accent="#9147ff",
+        decoys=["2025", "94104", "350"],
+        lines=["© 2025 Twitch Interactive, Inc. 350 Bush Street, 2nd Floor, San Francisco, CA 94104"],
+    )
+
+
+@case("en", "code", "text-only format=flowed mail from a small sender; code after a colon on its own line")
+def en_flowed_text_code(c: Case) -> None:
+    c.sender = "Hackerspace Door <door@hackspace.example>"
+    c.subject = "Door access PIN request"
+    c.codes = ["7315"]
+    c.text_params = "; format=flowed"
+    c.never("12", "14")
+    c.text = (
+        "Hi Jane, \n\nyou (or someone) asked for a temporary door PIN for the Hackspace at \nStation Road "
+        "12. Your one-time PIN:\n\n7315\n\nIt works once, today only, for door 14.\n\n-- \nHackspace "
+        "infra bot\n"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Chinese (Simplified / Traditional)
+# --------------------------------------------------------------------------------------------
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "WeChat 验证码, GB2312 text-only base64, B-encoded GB2312 subject",
+    charset="GB2312",
+    text_cte="base64",
+)
+def zh_hans_wechat_email_code(c: Case) -> None:
+    c.sender = "微信团队 <wechat@weixin.qq.com>"
+    c.subject = "微信邮箱验证"
+    c.codes = ["639015"]
+    c.never("2025", "10")
+    c.text = dedent("""\
+        亲爱的微信用户：
+
+        你好！你正在进行邮箱验证操作，验证码为：639015
+
+        该验证码10分钟内有效，请勿将验证码泄露给他人。
+        如非本人操作，请忽略此邮件。
+
+        此为系统邮件，请勿回复。
+        微信团队
+        2025年3月14日
+        """)
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "Alipay 校验码 in GBK quoted-printable HTML; hotline 95188 and ICP licence decoys",
+    charset="GBK",
+    html_cte="quoted-printable",
+)
+def zh_hans_alipay_check_code(c: Case) -> None:
+    c.sender = "支付宝 <service@mail.alipay.com>"
+    c.subject = "支付宝：找回登录密码校验码"
+    c.codes = ["739104"]
+    c.never("95188", "2021025453", "浙ICP备2021025453号-1")
+    c.html = plain_html(
+        "<p>尊敬的支付宝用户：</p>"
+        "<p>您正在使用邮箱找回登录密码，本次操作的校验码为：</p>"
+        '<p><span style="font-size:24px;color:#1677ff;font-weight:bold">739104</span></p>'
+        "<p>校验码30分钟内有效。为保障您的账户安全，请勿将校验码告诉任何人，包括支付宝客服。</p>"
+        '<p style="color:#999;font-size:12px">如有疑问请致电客服热线 95188<br>'
+        "支付宝（中国）网络技术有限公司　浙ICP备2021025453号-1</p>",
+        font="'Microsoft YaHei',SimSun,sans-serif",
+    ).replace('charset="utf-8"', 'charset="gbk"')
+    c.text = (
+        "尊敬的支付宝用户：\n\n您正在使用邮箱找回登录密码，本次操作的校验码为：739104\n\n"
+        "校验码30分钟内有效。请勿将校验码告诉任何人。\n客服热线 95188\n"
+    )
+
+
+@case("zh-Hans", "code", "Taobao 动态码 with a hotline written in groups", text_cte="base64")
+def zh_hans_taobao_dynamic_code(c: Case) -> None:
+    c.sender = "淘宝网 <no-reply@service.taobao.com>"
+    c.subject = "淘宝网登录动态码"
+    c.codes = ["582047"]
+    c.never("0571-8815 8198", "0571-8815", "8815 8198", "88158198", "8198", "0571")
+    c.text = dedent("""\
+        亲爱的会员：
+
+        您正在登录淘宝网，本次登录的动态码为：582047，5分钟内有效。
+        请勿将动态码告知他人，淘宝工作人员不会向您索取动态码。
+
+        客服电话：0571-8815 8198
+        淘宝网
+        """)
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "bilibili code in a big block; ICP and public-security filing numbers in footer",
+    html_cte="quoted-printable",
+)
+def zh_hans_bilibili_code_big(c: Case) -> None:
+    c.sender = "哔哩哔哩 <noreply@service.bilibili.com>"
+    c.subject = "【哔哩哔哩】邮箱验证码"
+    c.codes = ["846120"]
+    body = (
+        p("亲爱的用户，你好：")
+        + p("你正在绑定邮箱，本次验证码为：")
+        + big("846120", size=34, spacing=10, bg="#f1f2f3")
+        + p("验证码有效期为 15 分钟，请尽快完成验证。如非本人操作，请忽略本邮件。")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="哔哩哔哩",
+        accent="#fb7299",
+        decoys=["13002172", "沪ICP备13002172号-3", "31011002002436"],
+        lines=["上海宽娱数码科技有限公司", "沪ICP备13002172号-3　沪公网安备31011002002436号"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "code", "JD 验证码 in GB18030 text; customer-service phone decoy", charset="GB18030")
+def zh_hans_jd_code_phone(c: Case) -> None:
+    c.sender = "京东 <jd@jd.com>"
+    c.subject = "京东账户安全验证"
+    c.codes = ["904328"]
+    c.never("400-606-5500", "606-5500", "6065500", "4006065500", "5500")
+    c.text = (
+        "【京东】验证码：904328，您正在进行京东账户登录，切勿将验证码泄露于他人，本条验证码有效期15分钟。\n\n"
+        "如有疑问请联系京东客服：400-606-5500\n"
+    )
+
+
+@case("zh-Hans", "code", "DingTalk 验证码 split across three spans", html_cte="base64")
+def zh_hans_dingtalk_spans(c: Case) -> None:
+    c.sender = "钉钉 <noreply@dingtalk.com>"
+    c.subject = "钉钉邮箱验证码"
+    c.codes = ["358219"]
+    c.pieces = ["35", "82", "19"]
+    body = (
+        p("您好！")
+        + p("您的验证码是：")
+        + '<p style="font-size:30px;font-weight:bold;color:#0089ff">'
+        + spans("35", "82", "19")
+        + "</p>"
+        + p("请在 10 分钟内完成验证。钉钉不会以任何理由向您索要验证码。")
+    )
+    c.html = std(c, body, brand="钉钉", accent="#0089ff", lines=["钉钉（中国）信息技术有限公司"])
+
+
+@case(
+    "zh-Hans",
+    "link",
+    "Weibo account activation link (激活); UID in the URL; GB2312 HTML base64",
+    charset="GB2312",
+    html_cte="base64",
+)
+def zh_hans_weibo_activate(c: Case) -> None:
+    c.sender = "新浪微博 <service@weibo.com>"
+    c.subject = "请激活您的微博帐号"
+    url = f"https://login.sina.com.cn/signup/activate.php?entry=weibo&code={c.t('code', 32, 'hex')}&uid=7312908456"
+    c.links = [url]
+    c.never("7312908456")
+    c.html = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head><body>'
+        "<p>亲爱的用户：</p><p>感谢您注册新浪微博！请点击以下链接激活您的微博帐号：</p>"
+        f'<p><a href="{esc(url)}" target="_blank">{html.escape(url)}</a></p>'
+        "<p>（如果链接无法点击，请将它复制到浏览器地址栏中打开）</p>"
+        "<p>该链接 48 小时内有效。</p><p>新浪微博</p></body></html>\n"
+    )
+
+
+@case("zh-Hans", "link", "Aliyun password reset (重置密码) button; token URL")
+def zh_hans_aliyun_reset(c: Case) -> None:
+    c.sender = "阿里云 <noreply@notice.aliyun.com>"
+    c.subject = "阿里云账号重置密码"
+    url = f"https://account.aliyun.com/reset/resetPassword.htm?token={c.t('tok', 48)}&lang=zh"
+    c.links = [url]
+    body = (
+        p("尊敬的阿里云用户：")
+        + p("我们收到了重置您的阿里云账号密码的请求。请点击下方按钮设置新密码，该链接24小时内有效。")
+        + button(url, "重置密码", bg="#ff6a00", radius=2)
+        + p("如果这不是您本人的操作，请忽略本邮件，您的密码不会被更改。")
+    )
+    c.html = std(
+        c, body, brand="阿里云", accent="#ff6a00", decoys=["95187"], lines=["阿里云计算有限公司　客服热线 95187"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "code", "Xiaohongshu: code only in the subject; body has no code", charset="GBK")
+def zh_hans_xiaohongshu_subject_code(c: Case) -> None:
+    c.sender = "小红书 <no-reply@xiaohongshu.com>"
+    c.subject = "【小红书】验证码 275916"
+    c.codes = ["275916"]
+    c.text = "请在页面中输入以完成操作。如非本人操作，请忽略本邮件。\n\n小红书团队\n"
+
+
+@case(
+    "zh-Hant",
+    "code",
+    "Shopee TW 驗證碼 in Big5 base64 HTML; business number 統一編號 decoy",
+    charset="Big5",
+    html_cte="base64",
+)
+def zh_hant_shopee_code(c: Case) -> None:
+    c.sender = "蝦皮購物 <info@mail.shopee.tw>"
+    c.subject = "蝦皮購物 驗證碼通知"
+    c.codes = ["482917"]
+    c.never("53226543", "09:00", "21:00")
+    c.html = plain_html(
+        "<p>親愛的會員您好：</p>"
+        "<p>您的驗證碼為 <b style='font-size:22px;color:#ee4d2d'>482917</b>，請於 5 分鐘內輸入。</p>"
+        "<p>請勿將驗證碼提供給任何人，蝦皮客服不會向您索取驗證碼。</p>"
+        "<p style='color:#888;font-size:12px'>客服時間 09:00-21:00<br>台灣蝦皮拍賣有限公司　統一編號 53226543</p>"
+    ).replace('charset="utf-8"', 'charset="big5"')
+
+
+@case("zh-Hant", "code", "HK bank 一次性密碼 (OTP) with transaction amount and reference decoys")
+def zh_hant_hk_bank_otp(c: Case) -> None:
+    c.sender = "匯通銀行 <otp@wingtong-bank.example.hk>"
+    c.subject = "一次性密碼 (OTP) 通知"
+    c.codes = ["591836"]
+    c.never("2,380.00", "238000", "TX-20250314-88213", "20250314-88213", "20250314", "88213")
+    c.text = dedent("""\
+        親愛的客戶：
+
+        你正在進行網上交易，金額 HKD 2,380.00。
+        一次性密碼 (OTP) 為 591836，有效時間為 100 秒。
+        參考編號：TX-20250314-88213
+
+        本行職員不會要求你提供一次性密碼。
+        """)
+
+
+@case(
+    "zh-Hant",
+    "link",
+    "Dcard email verification (驗證) in Big5 quoted-printable HTML",
+    charset="Big5",
+    html_cte="quoted-printable",
+)
+def zh_hant_dcard_verify(c: Case) -> None:
+    c.sender = "Dcard <noreply@dcard.tw>"
+    c.subject = "Dcard 信箱驗證信"
+    url = f"https://www.dcard.tw/service/email/verify?token={c.t('tok', 40)}&uid=18839201"
+    c.links = [url]
+    c.never("18839201")
+    c.html = plain_html(
+        "<p>嗨！</p><p>請點擊下方按鈕完成信箱驗證：</p>"
+        + button(url, "點此驗證信箱", bg="#3397cf")
+        + "<p>若按鈕無法使用，請複製以下網址貼到瀏覽器：<br>"
+        + html.escape(url)
+        + "</p><p>Dcard 團隊</p>"
+    ).replace('charset="utf-8"', 'charset="big5"')
+
+
+@case("zh-Hant", "code", "Taiwan bank 交易驗證碼 with card last-four (末四碼) and NT$ amount decoys")
+def zh_hant_bank_card_last4(c: Case) -> None:
+    c.sender = "玉山銀行 <service@esunbank.example.tw>"
+    c.subject = "網路交易驗證碼"
+    c.codes = ["205738"]
+    c.never("4021", "3,560", "3560", "14:05")
+    body = (
+        p("親愛的客戶您好：")
+        + p("您於 14:05 使用末四碼 4021 之信用卡進行網路交易，金額 NT$3,560。")
+        + p("本次交易驗證碼：<b style='font-size:20px'>205738</b>（5 分鐘內有效）")
+        + p("如非本人交易，請立即與本行聯繫。")
+    )
+    c.html = std(c, body, brand="玉山銀行", accent="#00a29a", lines=["本郵件由系統自動發送，請勿直接回覆。"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "link", "beanfun! password reset (重設密碼) anchor, Big5 text+HTML", charset="Big5")
+def zh_hant_beanfun_reset(c: Case) -> None:
+    c.sender = "beanfun! <service@beanfun.com>"
+    c.subject = "beanfun! 重設密碼通知"
+    url = f"https://tw.beanfun.com/member/reset_pwd.aspx?token={c.t('tok', 36, 'hex')}&t=1741939397"
+    c.links = [url]
+    c.never("1741939397")
+    c.html = plain_html(
+        "<p>親愛的會員您好：</p><p>我們收到您重設密碼的申請，請於 30 分鐘內點選以下連結重新設定密碼：</p>"
+        f"<p>{a(url, '重設密碼')}</p><p>若您未提出申請，請忽略此信。</p>"
+    ).replace('charset="utf-8"', 'charset="big5"')
+    c.text = f"親愛的會員您好：\n\n請於 30 分鐘內點選以下連結重新設定密碼：\n{url}\n\n若您未提出申請，請忽略此信。\n"
+
+
+# --------------------------------------------------------------------------------------------
+# Japanese
+# --------------------------------------------------------------------------------------------
+
+
+@case(
+    "ja",
+    "code",
+    "Rakuten 認証コード, ISO-2022-JP 7bit text-only; postal code 〒158-0094 decoy",
+    charset="ISO-2022-JP",
+    text_cte="7bit",
+)
+def ja_rakuten_auth_code(c: Case) -> None:
+    c.sender = "楽天会員サービス <info@rakuten.co.jp>"
+    c.subject = "【楽天会員】認証コードのお知らせ"
+    c.codes = ["271864"]
+    c.never("158-0094", "1580094", "30")
+    c.text = dedent("""\
+        楽天会員 様
+
+        いつも楽天をご利用いただきありがとうございます。
+        ログインのための認証コードをお送りします。
+
+        認証コード：271864
+
+        このコードの有効期限は30分です。
+        ※本メールは送信専用です。ご返信いただいてもお答えできませんのでご了承ください。
+
+        楽天グループ株式会社
+        〒158-0094 東京都世田谷区玉川一丁目14番1号
+        """)
+
+
+@case(
+    "ja",
+    "code",
+    "Mercari 確認コード one digit per cell, Shift_JIS base64 HTML; Roppongi address decoys",
+    charset="Shift_JIS",
+    html_cte="base64",
+)
+def ja_mercari_confirm_code_cells(c: Case) -> None:
+    c.sender = "メルカリ <no-reply@mercari.jp>"
+    c.subject = "【メルカリ】確認コードのお知らせ"
+    c.codes = ["512740"]
+    c.pieces = list("512740")
+    body = (
+        p("メルカリをご利用いただきありがとうございます。")
+        + p("以下の確認コードを画面に入力してください。")
+        + cells("512740")
+        + p("確認コードの有効期限は発行から10分間です。")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="メルカリ",
+        accent="#ff0211",
+        decoys=["106-6118", "1066118", "6118", "6-10-1"],
+        lines=[
+            "このメールは送信専用です。",
+            "株式会社メルカリ　〒106-6118 東京都港区六本木6-10-1 六本木ヒルズ森タワー",
+        ],
+    )
+
+
+@case("ja", "code", "LINE 認証番号, 4 digits, UTF-8 text")
+def ja_line_auth_number(c: Case) -> None:
+    c.sender = "LINE <no-reply@line.me>"
+    c.subject = "LINE メールアドレス登録のための認証番号"
+    c.codes = ["5847"]
+    c.text = dedent("""\
+        LINEアカウントのメールアドレス登録のための認証番号です。
+
+        認証番号：5847
+
+        上記の認証番号をLINEアプリの画面に入力してください。
+        心当たりのない場合は、このメールを破棄してください。
+
+        LINEヤフー株式会社
+        """)
+
+
+@case("ja", "code", "Amazon.co.jp ワンタイムパスワード (OTP), UTF-8 QP HTML", html_cte="quoted-printable")
+def ja_amazon_jp_otp(c: Case) -> None:
+    c.sender = "Amazon.co.jp <account-update@amazon.co.jp>"
+    c.subject = "Amazon.co.jp: サインインを完了してください"
+    c.codes = ["905321"]
+    body = (
+        p("Amazon.co.jp へのサインインを完了するには、次のワンタイムパスワード（OTP）を入力してください。")
+        + '<p style="font-size:26px;font-weight:bold">905321</p>'
+        + p("このOTPは10分間有効です。OTPは誰にも教えないでください。")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Amazon.co.jp",
+        accent="#ff9900",
+        decoys=["153-0064", "1530064", "0064", "2025"],
+        lines=["アマゾンジャパン合同会社 〒153-0064 東京都目黒区下目黒1-8-1", "© 2025 Amazon.com, Inc."],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "code",
+    "Yahoo! JAPAN 確認コード '7293 1046' (8 digits, one space), EUC-JP base64 text",
+    charset="EUC-JP",
+    text_cte="base64",
+)
+def ja_yahoo_jp_confirm_code(c: Case) -> None:
+    c.sender = "Yahoo! JAPAN <yahoo-account@mail.yahoo.co.jp>"
+    c.subject = "Yahoo! JAPAN ID 確認コードのお知らせ"
+    c.codes = ["72931046", "7293 1046"]
+    c.never("14:52")
+    c.text = dedent("""\
+        Yahoo! JAPAN IDのログインに必要な確認コードをお知らせします。
+
+        確認コード：7293 1046
+
+        有効期限：14:52まで
+        このメールに心当たりがない場合は破棄してください。
+        """)
+
+
+@case("ja", "code", "docomo セキュリティコード（ワンタイムパスワード）, UTF-8 HTML-only", html_cte="base64")
+def ja_docomo_security_code(c: Case) -> None:
+    c.sender = "dアカウント <d-account@docomo.ne.jp>"
+    c.subject = "dアカウントのセキュリティコード"
+    c.codes = ["583016"]
+    c.html = plain_html(
+        "<p>dアカウントのセキュリティコード（ワンタイムパスワード）をお知らせします。</p>"
+        "<p style='font-size:24px'><b>583016</b></p>"
+        "<p>このコードの有効期限は30分です。</p><p>株式会社NTTドコモ</p>"
+    )
+
+
+@case("ja", "code", "PayPay 認証コード with yen amount and a long transaction number decoy")
+def ja_paypay_code_amount(c: Case) -> None:
+    c.sender = "PayPay <noreply@paypay.ne.jp>"
+    c.subject = "PayPay 認証コード"
+    c.codes = ["430297"]
+    c.never("1,500", "1500", "04123456789012345678")
+    body = (
+        p("PayPayをご利用いただきありがとうございます。")
+        + p("お支払い（¥1,500）を完了するには、以下の認証コードを入力してください。")
+        + big("430297", size=30)
+        + p("取引番号：04123456789012345678")
+    )
+    c.html = std(c, body, brand="PayPay", accent="#ff0033", lines=["PayPay株式会社"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "link",
+    "Nintendo Account メールアドレスの確認: bare URL in ISO-2022-JP text",
+    charset="ISO-2022-JP",
+    text_cte="7bit",
+)
+def ja_nintendo_verify_link(c: Case) -> None:
+    c.sender = "ニンテンドーアカウント <no-reply@accounts.nintendo.com>"
+    c.subject = "メールアドレスの確認"
+    url = f"https://accounts.nintendo.com/email/verify?token={c.t('tok', 40)}&lang=ja-JP"
+    c.links = [url]
+    c.text = dedent(f"""\
+        ニンテンドーアカウントをご利用いただきありがとうございます。
+
+        下記URLにアクセスして、メールアドレスの確認を完了してください。
+        {url}
+        （URLの有効期限は24時間です）
+
+        任天堂株式会社
+        """)
+
+
+@case("ja", "link", "Mizuho password reset: opaque URL, intent only in the anchor (パスワード再設定)")
+def ja_mizuho_reset(c: Case) -> None:
+    c.sender = "みずほダイレクト <direct@mizuhobank.example.jp>"
+    c.subject = "パスワード再設定のご案内"
+    url = f"https://www.mizuhobank.example.jp/direct/pwd/rs?k={c.t('k', 40, 'b62')}"
+    c.links = [url]
+    c.never("0120-324-555", "324-555", "0120324555")
+    body = (
+        p("みずほダイレクトをご利用いただきありがとうございます。")
+        + p("以下のリンクから60分以内にお手続きください。")
+        + p(a(url, "パスワード再設定はこちら"))
+        + p("お問い合わせ：0120-324-555（平日9:00〜17:00）")
+    )
+    c.html = std(c, body, brand="みずほ銀行", accent="#002c8c", lines=["株式会社みずほ銀行"])
+    c.text = auto_text(c.html)
+
+
+# --------------------------------------------------------------------------------------------
+# Korean
+# --------------------------------------------------------------------------------------------
+
+
+@case(
+    "ko",
+    "code",
+    "Kakao 인증번호 in brackets, EUC-KR base64 HTML; business registration number decoy",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_kakao_auth_number(c: Case) -> None:
+    c.sender = "카카오 <noreply@kakaocorp.com>"
+    c.subject = "[카카오] 카카오계정 인증번호 안내"
+    c.codes = ["482917"]
+    c.never("120-81-47521", "1208147521", "242")
+    body = (
+        p("카카오계정 이메일 인증을 위한 인증번호입니다.")
+        + p("아래 인증번호 <b>[482917]</b>를 입력해 주세요.")
+        + p("이 인증번호는 발송 시점부터 10분간 유효합니다.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="카카오",
+        accent="#fee500",
+        lines=["(주)카카오 | 제주특별자치도 제주시 첨단로 242 | 사업자등록번호 120-81-47521"],
+    )
+
+
+@case("ko", "code", "Naver 인증 코드 '629 014', UTF-8 QP HTML", html_cte="quoted-printable")
+def ko_naver_auth_code(c: Case) -> None:
+    c.sender = "네이버 <navercorp@navercorp.com>"
+    c.subject = "네이버 인증 코드 안내"
+    c.codes = ["629014", "629 014"]
+    body = (
+        logo(c, "naver")
+        + h1("인증 코드 안내")
+        + p("요청하신 인증 코드를 알려드립니다. 아래 인증 코드를 입력해 주세요.")
+        + big("629 014", size=30, spacing=4)
+        + p("인증 코드는 30분간 유효합니다.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="NAVER",
+        accent="#03c75a",
+        decoys=["13561", "1588-3820", "15883820"],
+        lines=["네이버(주) 경기도 성남시 분당구 정자일로 95 (우)13561 | 고객센터 1588-3820"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ko",
+    "code",
+    "Coupang 인증번호, EUC-KR QP text; customer-centre number decoy",
+    charset="EUC-KR",
+    text_cte="quoted-printable",
+)
+def ko_coupang_auth_number(c: Case) -> None:
+    c.sender = "쿠팡 <noreply@coupang.com>"
+    c.subject = "[쿠팡] 인증번호 안내"
+    c.codes = ["573920"]
+    c.never("1588-0000", "15880000", "3")
+    c.text = dedent("""\
+        안녕하세요, 쿠팡입니다.
+
+        요청하신 인증번호는 573920 입니다.
+        인증번호는 3분간 유효합니다.
+
+        고객센터: 1588-0000 (365일 09:00~18:00)
+        """)
+
+
+@case("ko", "code", "Toss 인증번호 split into spans, UTF-8 HTML-only", html_cte="base64")
+def ko_toss_spans(c: Case) -> None:
+    c.sender = "토스 <noreply@toss.im>"
+    c.subject = "토스 인증번호"
+    c.codes = ["860317"]
+    c.pieces = ["860", "317"]
+    body = (
+        p("토스 로그인을 위한 인증번호예요.")
+        + '<p style="font-size:32px;font-weight:700;letter-spacing:4px">'
+        + spans("860", "317")
+        + "</p>"
+        + p("인증번호를 다른 사람에게 알려주지 마세요.")
+    )
+    c.html = std(c, body, brand="토스", accent="#3182f6", lines=["비바리퍼블리카"])
+
+
+@case("ko", "link", "Baemin 이메일 인증하기 button")
+def ko_baemin_verify_link(c: Case) -> None:
+    c.sender = "배달의민족 <noreply@baemin.com>"
+    c.subject = "[배달의민족] 이메일 인증을 완료해 주세요"
+    url = f"https://member.baemin.example/email/verify?key={c.t('key', 48)}"
+    c.links = [url]
+    body = (
+        p("안녕하세요, 배달의민족입니다.")
+        + p("아래 버튼을 눌러 이메일 인증을 완료해 주세요. 인증 링크는 24시간 동안 유효합니다.")
+        + button(url, "이메일 인증하기", bg="#2ac1bc")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="배달의민족",
+        accent="#2ac1bc",
+        decoys=["120-87-65763", "1208765763", "65763"],
+        lines=["(주)우아한형제들 | 사업자등록번호 120-87-65763"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("ko", "link", "Nexon password reset: URL has no intent word, the anchor says 비밀번호 재설정")
+def ko_nexon_reset(c: Case) -> None:
+    c.sender = "넥슨 <noreply@nexon.com>"
+    c.subject = "[넥슨] 비밀번호 재설정 안내"
+    url = f"https://member.nexon.example/find/pwdchange.aspx?tk={c.t('tk', 40, 'b62')}"
+    c.links = [url]
+    c.html = plain_html(
+        "<p>안녕하세요. 넥슨입니다.</p><p>아래 링크를 클릭하여 비밀번호를 변경해 주세요. (1시간 동안 유효)</p>"
+        f"<p>{a(url, '비밀번호 재설정하기')}</p>"
+    )
+    c.text = auto_text(c.html, "angle")
+
+
+@case(
+    "ko",
+    "code",
+    "Samsung 인증 코드 alphanumeric, ks_c_5601-1987 label (Outlook-style)",
+    charset="ks_c_5601-1987",
+    html_cte="base64",
+)
+def ko_samsung_alnum_code(c: Case) -> None:
+    c.sender = "삼성 계정 <sa.noreply@samsung-mail.com>"
+    c.subject = "삼성 계정 인증 코드"
+    c.codes = ["K3R7P2"]
+    body = (
+        p("삼성 계정 로그인을 완료하려면 아래 인증 코드를 입력하세요.")
+        + p("인증 코드는 <b style='font-size:22px'>K3R7P2</b> 입니다.")
+        + p("이 코드는 15분 후 만료됩니다.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Samsung",
+        accent="#1428a0",
+        decoys=["16677", "129"],
+        lines=["삼성전자(주) 경기도 수원시 영통구 삼성로 129 (우)16677"],
+    )
+    c.text = auto_text(c.html)
+
+
+# --------------------------------------------------------------------------------------------
+# German, French, Spanish, Portuguese, Italian, Dutch
+# --------------------------------------------------------------------------------------------
+
+
+@case(
+    "de",
+    "code",
+    "Zalando Bestätigungscode, ISO-8859-15 QP; Impressum with HRB, USt-IdNr. and postcode",
+    charset="ISO-8859-15",
+    subject_mode="Q",
+)
+def de_zalando_bestaetigungscode(c: Case) -> None:
+    c.sender = "Zalando <info@service-mail.zalando.de>"
+    c.subject = "Dein Bestätigungscode für Zalando"
+    c.codes = ["482917"]
+    body = (
+        p("Hallo Max,")
+        + p("dein Bestätigungscode lautet:")
+        + big("482917", size=30, bg="#f5f5f5")
+        + p(
+            "Der Code ist 15 Minuten gültig. Gib ihn niemals an Dritte weiter - auch nicht an den Zalando "
+            "Kundenservice."
+        )
+        + p("Viele Grüße<br>Dein Zalando-Team")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Zalando",
+        accent="#ff6900",
+        decoys=["10243", "158855", "260543043", "DE 260543043"],
+        links=[
+            ("Datenschutz", "https://www.zalando.de/zalando-datenschutz/"),
+            ("Impressum", "https://www.zalando.de/zalando-impressum/"),
+        ],
+        lines=[
+            "Zalando SE, Valeska-Gert-Straße 5, 10243 Berlin",
+            "Amtsgericht Charlottenburg, HRB 158855 B · USt-IdNr. DE 260543043",
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "DHL Bestätigungscode; 20-digit parcel number and Bonn postcode decoys")
+def de_dhl_bestaetigungscode(c: Case) -> None:
+    c.sender = "DHL <noreply@dhl.de>"
+    c.subject = "Ihr Bestätigungscode für Ihr DHL Kundenkonto"
+    c.codes = ["306192"]
+    c.never("00340434161094042557", "53113")
+    body = (
+        p("Guten Tag Max Mustermann,")
+        + p(
+            "Sie möchten die E-Mail-Adresse für Ihr DHL Kundenkonto ändern. Bitte geben Sie den folgenden "
+            "Bestätigungscode ein:"
+        )
+        + '<p style="font-size:28px;font-weight:bold;color:#d40511">306192</p>'
+        + p("Ihre zuletzt verfolgte Sendung: 00340434161094042557 (zugestellt)")
+    )
+    c.html = std(
+        c, body, brand="DHL", accent="#ffcc00", lines=["Deutsche Post AG, Charles-de-Gaulle-Straße 20, 53113 Bonn"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "de",
+    "code",
+    "Deutsche Bank Sicherheitscode '739 204' in ISO-8859-1 text; IBAN in 4-digit groups",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
+def de_deutsche_bank_sicherheitscode(c: Case) -> None:
+    c.sender = "Deutsche Bank <noreply@db.com>"
+    c.subject = "Ihr Sicherheitscode"
+    c.codes = ["739204", "739 204"]
+    c.never(
+        "DE89 3704 0044 0532 0130 00",
+        "3704 0044",
+        "37040044",
+        "0532 0130",
+        "05320130",
+        "069 910-10000",
+        "069 910",
+        "910-10000",
+        "91010000",
+        "10000",
+        "DE89",
+        "3704",
+        "0044",
+        "0532",
+        "0130",
+    )
+    c.text = dedent("""\
+        Sehr geehrter Herr Mustermann,
+
+        Ihr Sicherheitscode für die Änderung Ihrer Kontaktdaten lautet: 739 204
+
+        Betroffenes Konto: DE89 3704 0044 0532 0130 00
+
+        Geben Sie diesen Code niemals telefonisch weiter. Bei Fragen erreichen Sie uns unter
+        069 910-10000.
+
+        Mit freundlichen Grüßen
+        Ihre Deutsche Bank
+        """)
+
+
+@case("de", "link", "GMX Passwort zurücksetzen, ISO-8859-1 QP HTML", charset="ISO-8859-1", subject_mode="Q")
+def de_gmx_passwort_link(c: Case) -> None:
+    c.sender = "GMX <service@gmx.net>"
+    c.subject = "Passwort zurücksetzen für Ihr GMX Postfach"
+    url = f"https://passwort.gmx.net/recovery/reset?token={c.t('tok', 44)}&locale=de_DE"
+    c.links = [url]
+    body = (
+        p("Guten Tag,")
+        + p(
+            "Sie haben angefordert, das Passwort für Ihr GMX Postfach zurückzusetzen. Klicken Sie auf den "
+            "folgenden Button. Der Link ist 24 Stunden gültig."
+        )
+        + button(url, "Passwort zurücksetzen", bg="#1c449b")
+        + p("Falls Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="GMX",
+        accent="#1c449b",
+        decoys=["76135", "48"],
+        lines=["1&amp;1 Mail &amp; Media GmbH, Brauerstraße 48, 76135 Karlsruhe"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("de", "link", "OTTO: opaque tracking URL, intent only in the German anchor (bestätigen)")
+def de_otto_email_bestaetigen(c: Case) -> None:
+    c.sender = "OTTO <service@otto.de>"
+    c.subject = "Bitte bestätige deine E-Mail-Adresse"
+    url = f"https://newsletter.otto.example/r/?id=h{c.t('a', 8, 'hex')},{c.t('b', 6, 'hex')},{c.t('d', 6, 'hex')}"
+    c.links = [url]
+    body = (
+        p("Hallo Max,")
+        + p("schön, dass du da bist! Bitte bestätige noch kurz deine E-Mail-Adresse.")
+        + button(url, "E-Mail-Adresse bestätigen", bg="#f00020")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="OTTO",
+        accent="#f00020",
+        decoys=["22179"],
+        lines=["Otto (GmbH &amp; Co KG), Werner-Otto-Straße 1-7, 22179 Hamburg"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "N26 Verifizierungscode; brand 'N26' and Berlin postcode decoys")
+def de_n26_verifizierungscode(c: Case) -> None:
+    c.sender = "N26 <no-reply@n26.com>"
+    c.subject = "Dein N26 Verifizierungscode"
+    c.codes = ["158302"]
+    c.never("N26", "10179")
+    body = (
+        p("Hallo Max,")
+        + p("hier ist dein Verifizierungscode: <b>158302</b>")
+        + p("Er ist 5 Minuten gültig. N26 wird dich niemals nach diesem Code fragen.")
+    )
+    c.html = std(c, body, brand="N26", accent="#36a18b", lines=["N26 Bank AG, Voltairestraße 8, 10179 Berlin"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "CHECK24 Einmal-Code; tariff price per month decoy", charset="ISO-8859-15")
+def de_check24_einmalcode(c: Case) -> None:
+    c.sender = "CHECK24 <kundenkonto@check24.de>"
+    c.subject = "Ihr CHECK24 Einmal-Code"
+    c.codes = ["6402"]
+    c.never("29,99", "2999", "CHECK24", "80636")
+    c.text = dedent("""\
+        Guten Tag,
+
+        Ihr Einmal-Code für die Anmeldung lautet: 6402
+
+        Ihr gemerkter Tarif: DSL 250 für 29,99 € / Monat
+
+        CHECK24 Vergleichsportal GmbH, Erika-Mann-Str. 62-66, 80636 München
+        """)
+
+
+@case(
+    "de",
+    "link",
+    "Kleinanzeigen activation: anchor 'Konto aktivieren', URL with uuid and hash",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def de_kleinanzeigen_aktivieren(c: Case) -> None:
+    c.sender = "Kleinanzeigen <noreply@kleinanzeigen.de>"
+    c.subject = "Aktiviere dein Konto bei Kleinanzeigen"
+    url = (
+        f"https://www.kleinanzeigen.example/m-aktivieren.html?uuid={c.t('u1', 8, 'hex')}-{c.t('u2', 4, 'hex')}-"
+        f"{c.t('u3', 4, 'hex')}&hash={c.t('h', 40, 'hex')}"
+    )
+    c.links = [url]
+    c.html = plain_html(
+        "<p>Hallo,</p><p>vielen Dank für deine Registrierung. Bitte klicke auf den folgenden Link, um dein Konto "
+        "zu aktivieren:</p>"
+        + button(url, "Konto aktivieren", bg="#326916")
+        + "<p>Der Link ist 7 Tage gültig.</p><p>Dein Kleinanzeigen-Team</p>"
+    ).replace('charset="utf-8"', 'charset="iso-8859-1"')
+
+
+@case(
+    "fr",
+    "code",
+    "Orange code de vérification, ISO-8859-1; RCS number written '380 129 866'",
+    charset="ISO-8859-1",
+    subject_mode="Q",
+)
+def fr_orange_code_verification(c: Case) -> None:
+    c.sender = "Orange <ne-pas-repondre@orange.fr>"
+    c.subject = "Votre code de vérification Orange"
+    c.codes = ["518427"]
+    c.never("380 129 866", "380129866", "380 129", "129 866", "129866", "92130")
+    body = (
+        p("Bonjour,")
+        + p("Voici votre code de vérification : <b style='font-size:20px'>518427</b>")
+        + p("Ce code est valable 15 minutes. Ne le communiquez à personne.")
+        + p("L'équipe Orange")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Orange",
+        accent="#ff7900",
+        lines=["Orange SA, 111 quai du Président Roosevelt, 92130 Issy-les-Moulineaux", "RCS Nanterre 380 129 866"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("fr", "code", "La Poste code de sécurité; 4-digit customer-service number 3631 nearby")
+def fr_laposte_code_securite(c: Case) -> None:
+    c.sender = "La Poste <noreply@laposte.fr>"
+    c.subject = "Votre code de sécurité"
+    c.codes = ["5093"]
+    c.never("3631", "75015")
+    c.text = dedent("""\
+        Bonjour,
+
+        Votre code de sécurité pour vous connecter à votre espace laposte.fr : 5093
+
+        Service client : 3631 (service gratuit + prix appel)
+
+        La Poste, 9 rue du Colonel Pierre Avia, 75015 Paris
+        """)
+
+
+@case("fr", "code", "Doctolib code de vérification next to an appointment date and time")
+def fr_doctolib_code(c: Case) -> None:
+    c.sender = "Doctolib <no-reply@doctolib.fr>"
+    c.subject = "Code de vérification Doctolib"
+    c.codes = ["306814"]
+    c.never("14/03/2025", "09h30", "2025")
+    body = (
+        logo(c, "doctolib-logo")
+        + p("Bonjour,")
+        + p("Pour confirmer votre rendez-vous du 14/03/2025 à 09h30, saisissez le code de vérification suivant :")
+        + big("306814", size=28, bg="#e8f3fe")
+        + p("Ce code expire dans 10 minutes.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Doctolib",
+        accent="#107aca",
+        lines=["Doctolib SAS, 54 quai Charles Pasqua, 92300 Levallois-Perret"],
+        decoys=["92300"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "link",
+    "SNCF Connect réinitialisation, windows-1252 QP HTML; RCS number decoy",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
+def fr_sncf_reinitialisation(c: Case) -> None:
+    c.sender = "SNCF Connect <noreply@sncf-connect.com>"
+    c.subject = "Réinitialisation de votre mot de passe"
+    url = f"https://www.sncf-connect.com/app/account/password/new?token={c.t('tok', 40)}&lang=fr"
+    c.links = [url]
+    body = (
+        p("Bonjour,")
+        + p("Vous avez demandé la réinitialisation de votre mot de passe. Ce lien est valable 1 heure.")
+        + button(url, "Réinitialiser mon mot de passe", bg="#0c131f")
+        + p("Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="SNCF Connect",
+        accent="#82be00",
+        decoys=["93200", "519 037 584", "519037584"],
+        lines=["SNCF Voyageurs SA, 9 rue Jean-Philippe Rameau, 93200 Saint-Denis – RCS Bobigny 519 037 584"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("fr", "link", "leboncoin: click-tracking URL, intent in the anchor (Confirmer mon adresse e-mail)")
+def fr_leboncoin_confirm(c: Case) -> None:
+    c.sender = "leboncoin <noreply@leboncoin.fr>"
+    c.subject = "Confirmez votre adresse e-mail"
+    url = f"https://link.leboncoin.example/ls/click?upn={c.t('upn', 120)}"
+    c.links = [url]
+    body = (
+        p("Bonjour,")
+        + p("Il ne vous reste plus qu'une étape pour finaliser la création de votre compte.")
+        + button(url, "Confirmer mon adresse e-mail", bg="#ec5a13", radius=8)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="leboncoin",
+        accent="#ec5a13",
+        decoys=["75009"],
+        lines=["LBC France, 24 rue Saint-Georges, 75009 Paris"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "code",
+    "Free code à usage unique; French phone number in pairs and a € price",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+)
+def fr_free_code_usage_unique(c: Case) -> None:
+    c.sender = "Free <noreply@free.fr>"
+    c.subject = "Votre code à usage unique"
+    c.codes = ["741298"]
+    c.never("09 78 56 34 12", "0978563412", "29,99", "2999")
+    c.text = dedent("""\
+        Bonjour,
+
+        Votre code à usage unique pour accéder à votre Espace Abonné : 741298
+
+        Votre offre actuelle : Freebox Pop à 29,99 €/mois.
+        Assistance : 09 78 56 34 12
+
+        L'équipe Free
+        """)
+
+
+@case("fr", "code", "Ameli code provisoire; masked social-security number in groups")
+def fr_ameli_code(c: Case) -> None:
+    c.sender = "Ameli <ne-pas-repondre@assurance-maladie.fr>"
+    c.subject = "Votre code de sécurité ameli"
+    c.codes = ["6J4K2P"]
+    c.never("2 85 03 75 *** *** 91", "3646")
+    body = (
+        p("Madame, Monsieur,")
+        + p("Numéro de sécurité sociale : 2 85 03 75 *** *** 91")
+        + p("Votre code de sécurité provisoire est : <b>6J4K2P</b>")
+        + p("Pour toute question, appelez le 3646.")
+    )
+    c.html = std(c, body, brand="ameli", accent="#0c419a", lines=["L'Assurance Maladie"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "code",
+    "Mercado Libre código de verificación; prices with '.' thousands separator",
+    html_cte="quoted-printable",
+)
+def es_mercadolibre_codigo(c: Case) -> None:
+    c.sender = "Mercado Libre <info@mercadolibre.com.ar>"
+    c.subject = "Tu código de verificación de Mercado Libre"
+    c.codes = ["482917"]
+    c.never("12.999", "12999")
+    body = (
+        p("Hola, Juan:")
+        + p("Tu código de verificación es:")
+        + big("482917", size=32, bg="#fff159")
+        + p("Vence en 10 minutos. No lo compartas con nadie.")
+        + p("Mientras tanto, mirá lo que guardaste: Auriculares Bluetooth $ 12.999", "color:#666")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Mercado Libre",
+        accent="#fff159",
+        lines=["MercadoLibre S.R.L., Av. Caseros 3039, C1264AAO, CABA, Argentina"],
+        decoys=["3039", "C1264AAO"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "code",
+    "BBVA código de verificación, ISO-8859-1 text; amount and long reference decoys",
+    charset="ISO-8859-1",
+    subject_mode="Q",
+)
+def es_bbva_codigo(c: Case) -> None:
+    c.sender = "BBVA <bbva@comunicaciones.bbva.es>"
+    c.subject = "Código de verificación BBVA"
+    c.codes = ["29508134"]
+    c.never("1.250,00", "125000", "2025031400231")
+    c.text = dedent("""\
+        Hola,
+
+        Para autorizar la transferencia de 1.250,00 EUR introduce el código de verificación 29508134.
+
+        Referencia de la operación: 2025031400231
+
+        BBVA nunca te pedirá este código por teléfono.
+        """)
+
+
+@case("es", "link", "Glovo magic-login link (Iniciar sesión)")
+def es_glovo_magic_login(c: Case) -> None:
+    c.sender = "Glovo <no-reply@glovoapp.com>"
+    c.subject = "Inicia sesión en Glovo"
+    url = f"https://glovoapp.com/es/es/magic-login?t={c.t('t', 44)}"
+    c.links = [url]
+    body = (
+        p("¡Hola!")
+        + p("Pulsa el botón para iniciar sesión. El enlace caduca en 15 minutos.")
+        + button(url, "Iniciar sesión", bg="#00a082", radius=24)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Glovo",
+        accent="#ffc244",
+        decoys=["08005"],
+        lines=["Glovoapp23, S.A., C/ Pallars 190, 08005 Barcelona"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "link",
+    "idealista confirmar correo, ISO-8859-1 QP HTML; 'codigo' as a URL parameter",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def es_idealista_confirmar(c: Case) -> None:
+    c.sender = "idealista <noreply@idealista.com>"
+    c.subject = "Confirma tu correo electrónico"
+    url = f"https://www.idealista.com/usuario/confirmar?codigo={c.t('cod', 32, 'hex')}&idUsuario=8812734"
+    c.links = [url]
+    c.never("8812734")
+    c.html = plain_html(
+        "<p>Hola,</p><p>Gracias por registrarte en idealista. Para activar tu cuenta confirma tu correo:</p>"
+        f"<p>{a(url, 'Confirmar correo')}</p><p>Un saludo,<br>el equipo de idealista</p>"
+    ).replace('charset="utf-8"', 'charset="iso-8859-1"')
+
+
+@case("es", "code", "Rappi 4-digit código with a Colombian phone number decoy")
+def es_rappi_codigo(c: Case) -> None:
+    c.sender = "Rappi <no-reply@rappi.com>"
+    c.subject = "Tu código Rappi"
+    c.codes = ["3058"]
+    c.never("+57 601 555 0199", "601 555", "555 0199", "5550199", "0199")
+    c.text = "Tu código de verificación Rappi es: 3058\n\n¿Necesitas ayuda? Llámanos al +57 601 555 0199.\n"
+
+
+@case("es", "code+link", "Santander: reset link and a código with a space; both acceptable")
+def es_santander_restablecer(c: Case) -> None:
+    c.sender = "Santander <avisos@gruposantander.es>"
+    c.subject = "Restablece tu contraseña"
+    url = f"https://www.bancosantander.example/particulares/restablecer?sid={c.t('sid', 40)}"
+    c.links = [url]
+    c.codes = ["702415", "702 415"]
+    body = (
+        p("Hola,")
+        + p("Has solicitado restablecer tu contraseña. Pulsa el botón e introduce el código 702 415 cuando se te pida.")
+        + button(url, "Restablecer contraseña", bg="#ec0000")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Santander",
+        accent="#ec0000",
+        decoys=["28660"],
+        lines=["Banco Santander, S.A. – Ciudad Grupo Santander, 28660 Boadilla del Monte (Madrid)"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pt",
+    "code",
+    "Mercado Livre código de verificação, ISO-8859-1 QP; R$ price decoy",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def pt_mercadolivre_codigo(c: Case) -> None:
+    c.sender = "Mercado Livre <info@mercadolivre.com.br>"
+    c.subject = "Seu código de verificação"
+    c.codes = ["482917"]
+    c.never("1.299,90", "129990", "06460-040", "06460040")
+    c.html = plain_html(
+        "<p>Olá, João!</p><p>Seu código de verificação é <b style='font-size:20px'>482917</b>.</p>"
+        "<p>Ele vence em 10 minutos.</p><p style='color:#666'>Você ainda tem no carrinho: Smart TV 50\" por "
+        "R$ 1.299,90</p><p style='font-size:11px;color:#999'>Ebazar.com.br Ltda. – Av. das Nações Unidas, "
+        "3.003, Osasco/SP – CEP 06460-040</p>"
+    ).replace('charset="utf-8"', 'charset="iso-8859-1"')
+
+
+@case("pt", "link", "Nubank confirmar e-mail; CNPJ number decoy")
+def pt_nubank_confirmar(c: Case) -> None:
+    c.sender = "Nubank <meajuda@nubank.com.br>"
+    c.subject = "Confirme seu e-mail"
+    url = f"https://nubank.example/confirmar-email?token={c.t('tok', 48)}"
+    c.links = [url]
+    body = (
+        p("Oi, João!")
+        + p("Falta pouco. Confirme seu e-mail para continuar:")
+        + button(url, "Confirmar e-mail", bg="#820ad1", radius=24)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Nubank",
+        accent="#820ad1",
+        decoys=["18.236.120/0001-58", "0001-58", "000158", "18236120000158"],
+        lines=["Nu Pagamentos S.A. – CNPJ 18.236.120/0001-58"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("pt", "code", "iFood código de acesso, 4 digits; CEP decoy")
+def pt_ifood_codigo_acesso(c: Case) -> None:
+    c.sender = "iFood <naoresponder@ifood.com.br>"
+    c.subject = "Seu código de acesso iFood"
+    c.codes = ["5163"]
+    c.never("06454-000", "06454000")
+    body = (
+        p("Olá!")
+        + p("Use o código abaixo para entrar no iFood:")
+        + '<p style="font-size:36px;font-weight:bold;letter-spacing:10px;color:#ea1d2c">5163</p>'
+        + p("O código expira em 15 minutos.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="iFood",
+        accent="#ea1d2c",
+        lines=["iFood.com Agência de Restaurantes Online S.A. – Osasco/SP – CEP 06454-000"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("pt", "link", "OLX redefinir senha, text-only")
+def pt_olx_redefinir_senha(c: Case) -> None:
+    c.sender = "OLX <noreply@olx.com.br>"
+    c.subject = "Redefinição de senha"
+    url = f"https://conta.olx.com.br/redefinir-senha?token={c.t('tok', 36)}"
+    c.links = [url]
+    c.text = f"Olá,\n\nRecebemos uma solicitação para redefinir a sua senha. Acesse o link abaixo:\n\n{url}\n\nO link expira em 2 horas.\n\nEquipe OLX\n"
+
+
+@case(
+    "pt",
+    "code",
+    "CTT (pt-PT) código de confirmação '931 402', windows-1252; NIF decoy",
+    charset="windows-1252",
+    subject_mode="Q",
+)
+def pt_ctt_codigo_confirmacao(c: Case) -> None:
+    c.sender = "CTT <noreply@ctt.pt>"
+    c.subject = "CTT – código de confirmação"
+    c.codes = ["931402", "931 402"]
+    c.never("500 077 568", "500077568", "077 568", "1999-001")
+    c.text = dedent("""\
+        Olá,
+
+        O seu código de confirmação é 931 402. É válido durante 10 minutos.
+
+        CTT – Correios de Portugal, S.A. · NIF 500 077 568 · Av. D. João II, 13, 1999-001 Lisboa
+        """)
+
+
+@case("pt", "link", "Firebase pt-BR password reset template (mode=resetPassword)")
+def pt_firebase_redefinir(c: Case) -> None:
+    c.sender = "noreply@loja-exemplo-2291.firebaseapp.com"
+    c.subject = "Redefinir sua senha do loja-exemplo"
+    url = (
+        f"https://loja-exemplo-2291.firebaseapp.com/__/auth/action?mode=resetPassword&oobCode={c.t('oob', 56)}"
+        f"&apiKey=AIzaSy{c.t('key', 33)}&lang=pt-BR"
+    )
+    c.links = [url]
+    c.never("2291")
+    c.html = (
+        "<p>Olá,</p>\n<p>Acesse este link para redefinir a senha de login no loja-exemplo com a sua conta "
+        "joao.silva@example.com.</p>\n"
+        f"<p><a href='{esc(url)}'>{html.escape(url)}</a></p>\n"
+        "<p>Se você não solicitou a redefinição da sua senha, ignore este e-mail.</p>\n<p>Obrigado,</p>\n"
+        "<p>Equipe do loja-exemplo</p>\n"
+    )
+
+
+@case(
+    "it",
+    "code",
+    "Poste Italiane codice di verifica, ISO-8859-15 QP; CAP and P.IVA decoys",
+    charset="ISO-8859-15",
+    subject_mode="Q",
+)
+def it_poste_codice_verifica(c: Case) -> None:
+    c.sender = "Poste Italiane <noreply@posteitaliane.it>"
+    c.subject = "Il tuo codice di verifica Poste Italiane"
+    c.codes = ["482917"]
+    body = (
+        p("Gentile Cliente,")
+        + p("il tuo codice di verifica è <b style='font-size:20px'>482917</b>. È valido per 5 minuti.")
+        + p("Poste Italiane non ti chiederà mai questo codice via telefono o e-mail.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Poste Italiane",
+        accent="#0047bb",
+        decoys=["00144", "01114601006"],
+        lines=["Poste Italiane S.p.A. - Viale Europa, 190 - 00144 Roma - P.IVA 01114601006"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("it", "code", "Intesa Sanpaolo codice OTP (8 digits) with amount decoy")
+def it_intesa_codice_otp(c: Case) -> None:
+    c.sender = "Intesa Sanpaolo <notifiche@intesasanpaolo.com>"
+    c.subject = "Codice di sicurezza per la tua operazione"
+    c.codes = ["83920514"]
+    c.never("249,00", "24900")
+    c.text = dedent("""\
+        Gentile cliente,
+
+        per confermare il pagamento di 249,00 EUR inserisci il codice OTP: 83920514
+
+        Il codice scade tra 3 minuti. Non comunicarlo a nessuno.
+
+        Intesa Sanpaolo
+        """)
+
+
+@case("it", "link", "Subito conferma la tua email")
+def it_subito_conferma(c: Case) -> None:
+    c.sender = "Subito <noreply@subito.it>"
+    c.subject = "Conferma la tua email"
+    url = f"https://areariservata.subito.example/conferma?token={c.t('tok', 40)}&src=email"
+    c.links = [url]
+    body = (
+        p("Ciao!")
+        + p("Per completare la registrazione conferma il tuo indirizzo email.")
+        + button(url, "Conferma email", bg="#f9423a")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Subito",
+        accent="#f9423a",
+        decoys=["20121"],
+        lines=["Subito.it S.r.l., Via Benigno Crespi 19, 20121 Milano"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "it",
+    "link",
+    "Trenitalia reimposta password; opaque URL, intent in anchor; capital amount decoy",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def it_trenitalia_reimposta(c: Case) -> None:
+    c.sender = "Trenitalia <noreply@trenitalia.it>"
+    c.subject = "Reimposta la tua password"
+    url = f"https://www.trenitalia.example/r/{c.t('r', 24, 'b62')}"
+    c.links = [url]
+    c.never("1.654.464.685", "1654464685")
+    c.html = plain_html(
+        "<p>Gentile cliente,</p><p>abbiamo ricevuto una richiesta di modifica della password.</p>"
+        f"<p>{a(url, 'Reimposta la password')}</p><p>Il link è valido 24 ore.</p>"
+        "<p style='font-size:11px;color:#999'>Trenitalia S.p.A. – Capitale sociale Euro 1.654.464.685</p>"
+    ).replace('charset="utf-8"', 'charset="iso-8859-1"')
+
+
+@case(
+    "nl",
+    "code",
+    "bol.com verificatiecode, windows-1252 QP; Utrecht postcode decoy",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
+def nl_bolcom_verificatiecode(c: Case) -> None:
+    c.sender = "bol.com <noreply@bol.com>"
+    c.subject = "Je verificatiecode voor bol.com"
+    c.codes = ["482917"]
+    body = (
+        p("Hoi Jan,")
+        + p("Je verificatiecode is:")
+        + big("482917", size=28, bg="#eff4fa")
+        + p("De code is 15 minuten geldig. Deel ’m met niemand.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="bol.com",
+        accent="#0000a4",
+        decoys=["3528 BJ", "3528", "100"],
+        lines=["bol.com b.v., Papendorpseweg 100, 3528 BJ Utrecht"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("nl", "code", "Dutch compound keyword 'bevestigingscode' with '552 918'")
+def nl_ing_bevestigingscode(c: Case) -> None:
+    c.sender = "ING <noreply@ing.nl>"
+    c.subject = "Je ING bevestigingscode"
+    c.codes = ["552918", "552 918"]
+    c.never("1102 MG", "1102")
+    c.text = dedent("""\
+        Beste klant,
+
+        Je bevestigingscode is: 552 918
+
+        Vul deze code in de app in. ING vraagt je nooit om deze code telefonisch door te geven.
+
+        ING Bank N.V., Bijlmerdreef 106, 1102 MG Amsterdam
+        """)
+
+
+@case("nl", "link", "Marktplaats bevestig je e-mailadres")
+def nl_marktplaats_bevestig(c: Case) -> None:
+    c.sender = "Marktplaats <noreply@marktplaats.nl>"
+    c.subject = "Bevestig je e-mailadres"
+    url = f"https://www.marktplaats.nl/account/bevestig?code={c.t('code', 32, 'hex')}"
+    c.links = [url]
+    body = (
+        p("Hoi,")
+        + p("Bevestig je e-mailadres om je account te activeren.")
+        + button(url, "Bevestig e-mailadres", bg="#eda566")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Marktplaats",
+        accent="#2d3c4d",
+        decoys=["1017 DA", "1017"],
+        lines=["Marktplaats B.V., Wibautstraat 224, 1017 DA Amsterdam"],
+    )
+    c.never("224")
+    c.text = auto_text(c.html)
+
+
+@case("nl", "code", "PostNL inlogcode (4 digits) with a Track & Trace barcode decoy")
+def nl_postnl_inlogcode(c: Case) -> None:
+    c.sender = "PostNL <noreply@postnl.nl>"
+    c.subject = "Je PostNL inlogcode"
+    c.codes = ["6043"]
+    c.never("3SABCD1234567", "1234567")
+    body = (
+        p("Hallo,")
+        + p("Je inlogcode is <b>6043</b>. Hij is 10 minuten geldig.")
+        + p("Je pakket met Track &amp; Trace-code 3SABCD1234567 wordt morgen bezorgd.", "color:#666")
+    )
+    c.html = std(c, body, brand="PostNL", accent="#ff6200", lines=["PostNL Holding B.V."])
+    c.text = auto_text(c.html)
+
+
+# --------------------------------------------------------------------------------------------
+# Russian, Polish, Turkish
+# --------------------------------------------------------------------------------------------
+
+
+@case(
+    "ru", "code", "Yandex код подтверждения, KOI8-R 8bit text-only; postcode decoy", charset="KOI8-R", text_cte="8bit"
+)
+def ru_yandex_kod_podtverzhdeniya(c: Case) -> None:
+    c.sender = "Яндекс ID <noreply@id.yandex.ru>"
+    c.subject = "Код подтверждения для Яндекс ID"
+    c.codes = ["482917"]
+    c.never("119021")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Код подтверждения: 482917
+
+        Введите его на странице входа. Никому не сообщайте этот код.
+        Если вы не запрашивали код, просто проигнорируйте это письмо.
+
+        С уважением,
+        команда Яндекс ID
+        119021, Москва, ул. Льва Толстого, 16
+        """)
+
+
+@case(
+    "ru",
+    "code",
+    "VK код для входа '639 027', windows-1251 base64 HTML; copyright years",
+    charset="windows-1251",
+    html_cte="base64",
+)
+def ru_vk_kod_dlya_vhoda(c: Case) -> None:
+    c.sender = "ВКонтакте <admin@notify.vk.com>"
+    c.subject = "Код для входа во ВКонтакте"
+    c.codes = ["639027", "639 027"]
+    body = (
+        p("Здравствуйте, Иван!")
+        + p("Ваш код для входа:")
+        + big("639 027", size=30, bg="#f0f2f5")
+        + p("Никому не сообщайте этот код, даже сотрудникам ВКонтакте.")
+    )
+    c.html = std(c, body, brand="ВКонтакте", accent="#0077ff", decoys=["2006", "2025"], lines=["ВКонтакте © 2006–2025"])
+
+
+@case(
+    "ru",
+    "code",
+    "Sber одноразовый пароль; rouble amount with a space thousands separator and card ••4021",
+    html_cte="quoted-printable",
+)
+def ru_sber_odnorazoviy_parol(c: Case) -> None:
+    c.sender = "СберБанк <noreply@sberbank.ru>"
+    c.subject = "Одноразовый пароль для подтверждения покупки"
+    c.codes = ["58120934"]
+    c.never("12 499,00", "12 499", "1249900", "12499", "4021", "900")
+    body = (
+        p("Покупка на сумму 12 499,00 ₽ в магазине TECHNOPARK, карта МИР ••4021.")
+        + p("Одноразовый пароль для подтверждения: <b>58120934</b>")
+        + p("Никому не сообщайте пароль. Сотрудники банка его не запрашивают.")
+        + p("Телефон поддержки: 900")
+    )
+    c.html = std(c, body, brand="СберБанк", accent="#21a038", lines=["ПАО Сбербанк"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ru",
+    "code",
+    "Ozon код для входа (4 digits), windows-1251 QP; postcode and ИНН decoys",
+    charset="windows-1251",
+    text_cte="quoted-printable",
+    subject_mode="Q",
+)
+def ru_ozon_kod(c: Case) -> None:
+    c.sender = "OZON <noreply@sender.ozon.ru>"
+    c.subject = "Код для входа в Ozon"
+    c.codes = ["5731"]
+    c.never("123112", "7704217370")
+    c.text = dedent("""\
+        Ваш код для входа: 5731
+
+        Код действует 5 минут.
+
+        ООО «Интернет Решения», 123112, Москва, Пресненская наб., д. 10, ИНН 7704217370
+        """)
+
+
+@case("ru", "link", "Mail.ru восстановление пароля: anchor Восстановить пароль", html_cte="base64")
+def ru_mailru_vosstanovlenie(c: Case) -> None:
+    c.sender = "Mail <security@corp.mail.ru>"
+    c.subject = "Восстановление пароля"
+    url = f"https://account.mail.ru/recovery/reset?token={c.t('tok', 44)}&email=ivan.petrov%40mail.example"
+    c.links = [url]
+    body = (
+        p("Здравствуйте!")
+        + p("Для вашего ящика ivan.petrov@mail.example был запрошен сброс пароля. Ссылка действительна 24 часа.")
+        + button(url, "Восстановить пароль", bg="#005ff9")
+        + p("Если вы не запрашивали восстановление, просто проигнорируйте это письмо.")
+    )
+    c.html = std(c, body, brand="Mail", accent="#005ff9", lines=["ООО «ВК»"])
+
+
+@case(
+    "ru",
+    "link",
+    "Avito: opaque click URL, anchor Подтвердить почту; KOI8-R 8bit HTML",
+    charset="KOI8-R",
+    html_cte="8bit",
+)
+def ru_avito_podtverdite(c: Case) -> None:
+    c.sender = "Авито <noreply@avito.ru>"
+    c.subject = "Подтвердите адрес электронной почты"
+    url = f"https://clck.avito.example/t/{c.t('t', 30, 'b62')}"
+    c.links = [url]
+    c.html = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=koi8-r"></head><body>\n'
+        "<p>Здравствуйте!</p>\n<p>Чтобы завершить регистрацию, подтвердите адрес электронной почты:</p>\n"
+        f'<p><a href="{esc(url)}">Подтвердить почту</a></p>\n<p>Команда Авито</p>\n</body></html>\n'
+    )
+
+
+@case("ru", "code", "Gosuslugi код подтверждения with a SNILS number whose groups look like codes")
+def ru_gosuslugi_kod(c: Case) -> None:
+    c.sender = "Госуслуги <no-reply@gosuslugi.ru>"
+    c.subject = "Госуслуги: код подтверждения"
+    c.codes = ["7382"]
+    c.never("112-233-445 95", "112-233", "112233", "11223344595", "233-445")
+    c.text = dedent("""\
+        Код подтверждения: 7382
+
+        Вы меняете адрес электронной почты в учётной записи (СНИЛС 112-233-445 95).
+        Никому не сообщайте код.
+        """)
+
+
+@case(
+    "pl",
+    "code",
+    "Allegro kod weryfikacyjny, ISO-8859-2 QP HTML; NIP, KRS and postcode decoys",
+    charset="ISO-8859-2",
+    subject_mode="Q",
+)
+def pl_allegro_kod_weryfikacyjny(c: Case) -> None:
+    c.sender = "Allegro <powiadomienia@allegro.pl>"
+    c.subject = "Twój kod weryfikacyjny Allegro"
+    c.codes = ["482917"]
+    body = (
+        p("Cześć!")
+        + p("Twój kod weryfikacyjny: <b style='font-size:22px'>482917</b>")
+        + p("Kod jest ważny przez 15 minut. Nie podawaj go nikomu.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Allegro",
+        accent="#ff5a00",
+        decoys=["60-166", "5252674798", "0000635012"],
+        lines=["Allegro.pl sp. z o.o., ul. Grunwaldzka 182, 60-166 Poznań, NIP 5252674798, KRS 0000635012"],
+    )
+    c.never("182")
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pl",
+    "code",
+    "mBank kod jednorazowy with a złoty amount written with spaces, ISO-8859-2 text",
+    charset="ISO-8859-2",
+    text_cte="quoted-printable",
+)
+def pl_mbank_kod(c: Case) -> None:
+    c.sender = "mBank <kontakt@mbank.pl>"
+    c.subject = "mBank: kod jednorazowy"
+    c.codes = ["73921048"]
+    c.never("1 250,00", "125000", "1250")
+    c.text = dedent("""\
+        Dzień dobry,
+
+        przelew na kwotę 1 250,00 zł. Twój kod jednorazowy: 73921048
+
+        Nie przekazuj kodu nikomu.
+        mBank S.A.
+        """)
+
+
+@case("pl", "link", "OLX.pl potwierdź adres e-mail")
+def pl_olx_potwierdz(c: Case) -> None:
+    c.sender = "OLX <noreply@olx.pl>"
+    c.subject = "Potwierdź swój adres e-mail"
+    url = f"https://www.olx.pl/konto/potwierdz/?token={c.t('tok', 40)}"
+    c.links = [url]
+    body = (
+        p("Cześć!")
+        + p("Kliknij poniższy przycisk, aby potwierdzić adres e-mail i aktywować konto.")
+        + button(url, "Potwierdź e-mail", bg="#002f34")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="OLX",
+        accent="#23e5db",
+        decoys=["61-131"],
+        lines=["Grupa OLX sp. z o.o., ul. Królowej Jadwigi 43, 61-131 Poznań"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("pl", "link", "InPost zresetuj hasło, text-only ISO-8859-2", charset="ISO-8859-2")
+def pl_inpost_reset_hasla(c: Case) -> None:
+    c.sender = "InPost <noreply@inpost.pl>"
+    c.subject = "Zresetuj hasło do konta InPost"
+    url = f"https://inpost.pl/reset-hasla?token={c.t('tok', 40)}"
+    c.links = [url]
+    c.text = f"Cześć,\n\nAby ustawić nowe hasło, kliknij w link:\n{url}\n\nLink jest ważny przez 60 minut.\n\nZespół InPost\n"
+
+
+@case(
+    "tr",
+    "code",
+    "Trendyol doğrulama kodu, ISO-8859-9 QP HTML; MERSİS number decoy",
+    charset="ISO-8859-9",
+    subject_mode="Q",
+)
+def tr_trendyol_dogrulama_kodu(c: Case) -> None:
+    c.sender = "Trendyol <bilgi@trendyol.com>"
+    c.subject = "Trendyol doğrulama kodunuz"
+    c.codes = ["482917"]
+    body = (
+        p("Merhaba,")
+        + p("Doğrulama kodunuz: <b style='font-size:22px'>482917</b>")
+        + p("Bu kod 3 dakika geçerlidir. Kodu kimseyle paylaşmayın.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Trendyol",
+        accent="#f27a1a",
+        decoys=["0313055729100017"],
+        lines=["DSM Grup Danışmanlık İletişim ve Satış Ticaret A.Ş. · Mersis No: 0313055729100017"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("tr", "code", "Getir doğrulama kodu (4 digits), windows-1254 text", charset="windows-1254")
+def tr_getir_kod(c: Case) -> None:
+    c.sender = "Getir <noreply@getir.com>"
+    c.subject = "Getir doğrulama kodun"
+    c.codes = ["7164"]
+    c.never("0850 532 50 50", "08505325050", "0850")
+    c.text = "Getir doğrulama kodun: 7164\n\nBu kodu kimseyle paylaşma.\nYardım: 0850 532 50 50\n"
+
+
+@case("tr", "link", "Hepsiburada şifre sıfırlama")
+def tr_hepsiburada_sifre(c: Case) -> None:
+    c.sender = "Hepsiburada <bilgilendirme@hepsiburada.com>"
+    c.subject = "Şifre sıfırlama talebiniz"
+    url = f"https://giris.hepsiburada.com/sifre-yenile?token={c.t('tok', 44)}"
+    c.links = [url]
+    body = (
+        p("Merhaba,")
+        + p("Şifrenizi sıfırlamak için aşağıdaki butona tıklayın. Bağlantı 1 saat geçerlidir.")
+        + button(url, "Şifremi sıfırla", bg="#ff6000")
+    )
+    c.html = std(
+        c, body, brand="Hepsiburada", accent="#ff6000", lines=["D-Market Elektronik Hizmetler ve Ticaret A.Ş."]
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "tr",
+    "code",
+    "Garanti BBVA tek kullanımlık şifre with TL amount, ISO-8859-9 text",
+    charset="ISO-8859-9",
+    text_cte="quoted-printable",
+)
+def tr_garanti_tek_kullanimlik(c: Case) -> None:
+    c.sender = "Garanti BBVA <bilgi@garantibbva.com.tr>"
+    c.subject = "Tek kullanımlık şifreniz"
+    c.codes = ["58201934"]
+    c.never("1.250,00", "125000", "444 0 333", "4440333")
+    c.text = dedent("""\
+        Sayın müşterimiz,
+
+        1.250,00 TL tutarındaki işleminiz için tek kullanımlık doğrulama kodunuz: 58201934
+
+        Müşteri hizmetleri: 444 0 333
+        """)
+
+
+# --------------------------------------------------------------------------------------------
+# Hard negatives: no code and no action link may be reported
+# --------------------------------------------------------------------------------------------
+
+
+def pdf(c: Case, filename: str, text: str) -> None:
+    """Attach a small fake PDF (its numbers are not the message's text)."""
+    body = (
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n% "
+        + text.encode()
+        + b"\n"
+        + hashlib.sha256(c.name.encode()).digest()
+        + b"\n%%EOF\n"
+    )
+    c.attachments.append(
+        Leaf(
+            "application/pdf",
+            body,
+            None,
+            "base64",
+            f'; name="{filename}"',
+            [("Content-Disposition", f'attachment; filename="{filename}"')],
+        )
+    )
+
+
+def ics(c: Case, text: str) -> None:
+    c.attachments.append(
+        Leaf(
+            "text/calendar",
+            text,
+            "UTF-8",
+            "7bit",
+            "; method=REQUEST",
+            [("Content-Disposition", 'attachment; filename="invite.ics"')],
+        )
+    )
+
+
+@case("en", "negative", "Amazon order confirmation: order number, total, delivery date; no code")
+def en_neg_amazon_order_confirmation(c: Case) -> None:
+    c.sender = "Amazon.com <auto-confirm@amazon.com>"
+    c.subject = "Your Amazon.com order #112-4829137-5530617"
+    order = "112-4829137-5530617"
+    view = c.never(f"https://www.amazon.com/gp/css/order-details?orderID={order}&ref_=pe_386300_440135490_TE_simp_od")
+    c.never(order, "4829137", "5530617", "1,299.00", "1299", "129900", "2025", "98109")
+    body = (
+        h1("Order Confirmation")
+        + p("Hello Jane Doe,")
+        + p("Thank you for shopping with us. We'll send a confirmation when your item ships.")
+        + '<table role="presentation" style="width:100%;font-size:14px"><tr><td>Arriving:</td>'
+        "<td><b>Tuesday, March 18, 2025</b></td></tr><tr><td>Order #</td><td>112-4829137-5530617</td></tr>"
+        "<tr><td>Order Total:</td><td><b>$1,299.00</b></td></tr></table>"
+        + button(view, "View or manage order", bg="#ffd814", fg="#0f1111")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Amazon",
+        accent="#ff9900",
+        lines=["©2025 Amazon.com, Inc. or its affiliates. Amazon.com, 410 Terry Avenue N., Seattle, WA 98109."],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "UPS delivery notice: 1Z tracking number, date range and times")
+def en_neg_ups_shipping(c: Case) -> None:
+    c.sender = "UPS <mcinfo@ups.com>"
+    c.subject = "UPS Update: Package Scheduled for Delivery Today"
+    track = c.never("https://www.ups.com/track?tracknum=1Z999AA10123456784&loc=en_US&requester=ST/trackdetails")
+    c.never(
+        "1Z999AA10123456784", "1Z 999 AA1 01 2345 6784", "2345 6784", "23456784", "03/14/2025", "10:30", "2:30", "30328"
+    )
+    body = (
+        h1("Your package is scheduled for delivery today")
+        + p("Scheduled Delivery: <b>Friday, 03/14/2025</b><br>Estimated Time: Between 10:30 AM - 2:30 PM")
+        + p(
+            "Tracking Number: <b>1Z 999 AA1 01 2345 6784</b><br>Ship To: Jane Doe, Berlin, DE<br>"
+            "Number of Packages: 1<br>Weight: 2.3 LBS"
+        )
+        + button(track, "Track Package", bg="#ffc400", fg="#000")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="UPS",
+        accent="#351c15",
+        lines=["© 2025 United Parcel Service of America, Inc. 55 Glenlake Parkway NE, Atlanta, GA 30328"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Stripe-style invoice with PDF attachment: invoice numbers, amount, due date")
+def en_neg_stripe_invoice(c: Case) -> None:
+    c.sender = "Acme Cloud <invoice+statements@acmecloud.example>"
+    c.subject = "Your invoice from Acme Cloud #4A7C2E19-0042"
+    pay = c.never(f"https://invoice.stripe.com/i/acct_1Mx4Q2Lk8e3R9zAb/live_{c.t('inv', 60)}?s=em")
+    c.never("4A7C2E19-0042", "0042", "INV-2025-0042", "49.00", "4900", "2025", "94107")
+    body = (
+        h1("Invoice from Acme Cloud")
+        + p("<b>$49.00</b> due March 31, 2025")
+        + p("Invoice number 4A7C2E19-0042<br>Reference INV-2025-0042<br>Pro plan · Mar 14 – Apr 13, 2025")
+        + button(pay, "Pay this invoice", bg="#635bff")
+        + p("Questions? Contact Acme Cloud at billing@acmecloud.example.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Acme Cloud",
+        accent="#635bff",
+        lines=["Acme Cloud Inc., 510 Townsend St, San Francisco, CA 94107", "Powered by Stripe"],
+    )
+    c.text = auto_text(c.html)
+    pdf(c, "Invoice-4A7C2E19-0042.pdf", "Invoice 4A7C2E19-0042 Amount due 49.00 USD")
+
+
+@case("en", "negative", "flight booking: booking reference, flight and e-ticket numbers, times, fare")
+def en_neg_flight_booking(c: Case) -> None:
+    c.sender = "Lufthansa <online@booking-lufthansa.com>"
+    c.subject = "Your booking is confirmed: Frankfurt – New York, 14 Mar 2025"
+    manage = c.never("https://www.lufthansa.com/de/en/my-bookings?pnr=X7K2QP&lastName=DOE")
+    c.never(
+        "X7K2QP",
+        "LH401",
+        "LH 401",
+        "220-2345678901",
+        "2345678901",
+        "10:55",
+        "13:40",
+        "1,289.40",
+        "128940",
+        "2025",
+        "14C",
+        "B44",
+    )
+    body = (
+        h1("Thank you for your booking")
+        + p("Booking reference: <b>X7K2QP</b>")
+        + '<table role="presentation" style="width:100%;font-size:14px">'
+        "<tr><td>Flight</td><td>LH 401</td></tr><tr><td>Departure</td><td>Fri, 14 Mar 2025 10:55 Frankfurt (FRA) "
+        "Terminal 1</td></tr><tr><td>Arrival</td><td>Fri, 14 Mar 2025 13:40 New York (JFK) Terminal 1</td></tr>"
+        "<tr><td>Seat</td><td>14C · Gate B44</td></tr><tr><td>E-ticket number</td><td>220-2345678901</td></tr>"
+        "<tr><td>Total price</td><td>EUR 1,289.40</td></tr></table>" + button(manage, "Manage booking", bg="#05164d")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Lufthansa",
+        accent="#05164d",
+        lines=["Deutsche Lufthansa AG, Venloer Str. 151-153, 50672 Köln"],
+        decoys=["50672"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Google Calendar invitation with Meet link, phone dial-in and an .ics attachment")
+def en_neg_google_calendar_invite(c: Case) -> None:
+    c.sender = "Max Mustermann <max@acme.example>"
+    c.subject = "Invitation: Quarterly review @ Fri Mar 14, 2025 3pm - 4pm (CET) (jane.doe@example.com)"
+    meet = c.never("https://meet.google.com/xqz-kdpr-wmt")
+    more = c.never("https://tel.meet/xqz-kdpr-wmt?pin=4829137512690")
+    eid = c.t("eid", 60)
+    yes = c.never(
+        f"https://calendar.google.com/calendar/event?action=RESPOND&eid={eid}&rst=1&tok={c.t('tok', 40)}&ctz=Europe%2FBerlin&hl=en&es=0"
+    )
+    no = c.never(
+        f"https://calendar.google.com/calendar/event?action=RESPOND&eid={eid}&rst=2&tok={c.t('tok', 40)}&ctz=Europe%2FBerlin&hl=en&es=0"
+    )
+    c.never("2025", "650-555-0143", "555-0143", "0143", "6505550143", "4829137512690", "3pm", "4pm")
+    body = (
+        h1("Quarterly review")
+        + p("Friday Mar 14, 2025 ⋅ 3pm – 4pm<br>Central European Time - Berlin")
+        + p(f"Join with Google Meet<br>{a(meet, 'meet.google.com/xqz-kdpr-wmt')}")
+        + p(f"Join by phone<br>(US) +1 650-555-0143<br>{a(more, 'More phone numbers')}")
+        + p("Guests: Max Mustermann (organizer), jane.doe@example.com")
+        + p(f"Reply for jane.doe@example.com: {a(yes, 'Yes')} · {a(no, 'No')}")
+        + p("Invitation from Google Calendar", "color:#70757a;font-size:12px")
+    )
+    c.html = card(c, body, brand="Google Calendar", accent="#1a73e8")
+    c.text = auto_text(c.html)
+    ics(
+        c,
+        dedent(f"""\
+        BEGIN:VCALENDAR
+        PRODID:-//Google Inc//Google Calendar 70.9054//EN
+        VERSION:2.0
+        METHOD:REQUEST
+        BEGIN:VEVENT
+        DTSTART:20250314T140000Z
+        DTEND:20250314T150000Z
+        DTSTAMP:20250310T091500Z
+        ORGANIZER;CN=Max Mustermann:mailto:max@acme.example
+        UID:{c.t("uid", 26, "b62")}@google.com
+        DESCRIPTION:Join with Google Meet: {meet}
+        SUMMARY:Quarterly review
+        END:VEVENT
+        END:VCALENDAR
+        """).replace("\n", "\r\n"),
+    )
+
+
+@case("en", "negative", "Microsoft Teams invite: conference ID '482 913 771#' and call-in numbers, no passcode")
+def en_neg_teams_invite(c: Case) -> None:
+    c.sender = "Jane Doe <jane.doe@acme.example>"
+    c.subject = "Design review"
+    join = c.never(
+        f"https://teams.microsoft.com/l/meetup-join/19%3ameeting_{c.t('m', 48)}%40thread.v2/0?context="
+        "%7b%22Tid%22%3a%2272f988bf-86f1-41af-91ab-2d7cd011db47%22%2c%22Oid%22%3a%22"
+        "5b4c3d2e-1f0a-4b9c-8d7e-6f5a4b3c2d1e%22%7d"
+    )
+    local = c.never(f"https://dialin.teams.microsoft.com/{c.t('d', 8, 'hex')}-{c.t('d2', 4, 'hex')}?id=482913771")
+    c.never("482 913 771", "482913771", "482 913", "913 771", "323-555-0166", "555-0166", "3235550166")
+    c.html = dedent(f"""\
+        <html><body><div>
+        <p>Let's walk through the new onboarding flow.</p>
+        <div style="width:100%;height:20px"><span style="white-space:nowrap;color:#5F5F5F;opacity:.36">________________________________________________________________________________</span></div>
+        <div class="me-email-text" lang="en-US" style="color:#252424;font-family:'Segoe UI'">
+        <div style="margin-top:24px;margin-bottom:20px"><span style="font-size:24px;color:#252424">Microsoft Teams meeting</span></div>
+        <div style="margin-bottom:20px"><div style="margin-top:0px;margin-bottom:0px;font-weight:bold"><span style="font-size:14px;color:#252424">Join on your computer, mobile app or room device</span></div>
+        <a class="me-email-headline" style="font-size:14px;font-family:'Segoe UI Semibold';text-decoration:underline;color:#6264a7" href="{esc(join)}" target="_blank" rel="noreferrer noopener">Click here to join the meeting</a></div>
+        <div style="margin-bottom:20px;margin-top:20px"><div style="margin-bottom:4px;margin-top:0px;font-weight:bold"><span style="font-size:14px;color:#252424">Or call in (audio only)</span></div>
+        <div style="margin-bottom:0px;margin-top:0px"><a class="me-email-link" style="font-size:14px;text-decoration:underline;color:#6264a7" href="tel:+13235550166,,482913771#" target="_blank">+1 323-555-0166,,482913771#</a> <span style="font-size:12px;color:#252424">&nbsp;&nbsp;United States, Los Angeles</span></div>
+        <div style="margin-bottom:4px;margin-top:4px"><span style="font-size:12px;color:#252424">Phone Conference ID: </span><span style="font-size:14px;color:#252424">482 913 771# </span></div>
+        <a class="me-email-link" style="font-size:14px;text-decoration:underline;color:#6264a7" href="{esc(local)}" target="_blank">Find a local number</a></div>
+        </div></div></body></html>
+        """)
+
+
+@case("en", "negative", "credit-card statement: account ending, balances, due date", html_cte="base64")
+def en_neg_bank_statement(c: Case) -> None:
+    c.sender = "Northwind Bank <statements@northwindbank.example>"
+    c.subject = "Your February 2025 statement is ready"
+    view = c.never("https://secure.northwindbank.example/statements/2025-02?acct=xxxx4821")
+    c.never("4821", "12,480.22", "1248022", "35.00", "03/28/2025", "7,519.78", "751978", "2025", "2025-02")
+    body = (
+        h1("Your statement is ready")
+        + p("Your February 2025 statement for the account ending in 4821 is now available.")
+        + '<table role="presentation" style="width:100%;font-size:14px">'
+        "<tr><td>Statement balance</td><td align='right'><b>$12,480.22</b></td></tr>"
+        "<tr><td>Minimum payment due</td><td align='right'>$35.00</td></tr>"
+        "<tr><td>Payment due date</td><td align='right'>03/28/2025</td></tr>"
+        "<tr><td>Available credit</td><td align='right'>$7,519.78</td></tr></table>"
+        + button(view, "View statement", bg="#1b4f9c")
+        + p(
+            "Please do not reply to this email. Northwind Bank will never ask for your PIN or passwords by email.",
+            "color:#666;font-size:12px",
+        )
+    )
+    c.html = std(c, body, brand="Northwind Bank", accent="#1b4f9c", lines=["Northwind Bank, N.A. Member FDIC."])
+
+
+@case("en", "negative", "marketing: promo code SAVE20 is not a one-time verification code (README decision)")
+def en_neg_promo_save20(c: Case) -> None:
+    c.sender = "Allbirds <hello@email.allbirds.com>"
+    c.subject = "20% off everything ends Sunday"
+    shop = c.never(f"https://email.allbirds.com/c/{c.t('c', 80)}")
+    unsub = f"https://email.allbirds.com/unsubscribe?token={c.t('u', 40)}"
+    c.never("SAVE20", "03/31/2025", "2025")
+    body = (
+        h1("Spring sale: 20% off everything")
+        + p("Use code <b>SAVE20</b> at checkout. Offer ends 03/31/2025 at 11:59 PM PT.")
+        + button(shop, "Shop now", bg="#212121")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Allbirds",
+        accent="#212121",
+        links=[("Unsubscribe", unsub)],
+        lines=["Allbirds, Inc. 730 Montgomery St, San Francisco, CA 94111"],
+        decoys=["94111"],
+        track=f"https://email.allbirds.com/o/{c.t('o', 60)}",
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "marketing: 'Enter promo code SPRING25' plus free-shipping threshold")
+def en_neg_promo_spring25(c: Case) -> None:
+    c.sender = "Acme Outdoor <deals@acmeoutdoor.example>"
+    c.subject = "Your exclusive code inside"
+    shop = c.never("https://acmeoutdoor.example/sale?utm_source=email&utm_campaign=spring25")
+    view = f"https://view.acmeoutdoor.example/?qs={c.t('qs', 64, 'hex')}"
+    c.never("SPRING25", "50", "2025")
+    body = (
+        preheader("Spring is here — 25% off tents and packs")
+        + h1("25% off tents and packs")
+        + p("Enter promo code <b>SPRING25</b> at checkout. Free shipping on orders over $50.")
+        + button(shop, "Shop the sale", bg="#2f5d50")
+        + p("Valid through April 6, 2025. Cannot be combined with other offers.", "font-size:12px;color:#777")
+    )
+    c.html = std(
+        c, body, brand="Acme Outdoor", accent="#2f5d50", links=[("View in browser", view)], lines=["Acme Outdoor Co."]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "LinkedIn weekly stats: counts, follower numbers, midToken links")
+def en_neg_linkedin_social(c: Case) -> None:
+    c.sender = "LinkedIn <notifications-noreply@linkedin.com>"
+    c.subject = "Jane, you appeared in 48 searches this week"
+    mid = c.t("mid", 42)
+    prof = c.never(f"https://www.linkedin.com/comm/me/search-appearances?midToken={mid}&trk=eml-search_appearances")
+    unsub = c.never(f"https://www.linkedin.com/comm/psettings/email-unsubscribe?midToken={mid}")
+    c.never("10,482", "10482", "2025", "94085")
+    body = (
+        h1("You appeared in 48 searches this week")
+        + p("Your profile was found by people from Acme Corp (10,482 followers) and 12 other companies.")
+        + button(prof, "See all searches", bg="#0a66c2", radius=24)
+    )
+    c.html = std(
+        c,
+        body,
+        brand="LinkedIn",
+        accent="#0a66c2",
+        links=[("Unsubscribe", unsub)],
+        lines=["© 2025 LinkedIn Corporation, 1000 West Maude Avenue, Sunnyvale, CA 94085."],
+    )
+    c.never("1000")
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "GitHub PR notification: 'code' keyword near a commit SHA, PR numbers and a date")
+def en_neg_github_pr_notification(c: Case) -> None:
+    c.sender = "octo-max <notifications@github.com>"
+    c.subject = "[acme/widgets] Fix crash on 2024-12-31 rollover (PR #5678)"
+    pr = c.never("https://github.com/acme/widgets/pull/5678")
+    c.never("7f3c2e1", "5678", "2024-12-31", "2024", "1234")
+    c.text = dedent(f"""\
+        @octo-max requested your review on: acme/widgets#5678 Fix crash on 2024-12-31 rollover.
+
+        Closes #1234.
+
+        You can view, comment on, or merge this pull request online at:
+
+          {pr}
+
+        Commit Summary
+
+          * 7f3c2e1 Handle year rollover in code generator
+
+        File Changes (1 file)
+
+          * M src/codegen.py (12)
+
+        Patch Links:
+
+          * {pr}.patch
+          * {pr}.diff
+
+        --
+        Reply to this email directly, view it on GitHub:
+        {pr}#pullrequestreview-2718293041
+        You are receiving this because your review was requested.
+        """)
+    c.never(f"{pr}.patch", f"{pr}.diff", f"{pr}#pullrequestreview-2718293041", "2718293041")
+
+
+@case("en", "negative", "Google password-changed alert: only a 'Check activity' link (no reset link)")
+def en_neg_google_password_changed(c: Case) -> None:
+    c.sender = "Google <no-reply@accounts.google.com>"
+    c.subject = "Security alert"
+    check = c.never(
+        "https://accounts.google.com/AccountChooser?Email=jane.doe.work@example.net&continue=https://"
+        "myaccount.google.com/alert/nt/1741939397000?rfn%3D31%26rfnc%3D1%26eid%3D-48291370251%26et%3D0"
+    )
+    c.never("1741939397000", "48291370251", "2025", "1600", "94043")
+    body = (
+        '<div style="text-align:center;font-size:24px">Your password was changed</div>'
+        + p("jane.doe.work@example.net", "text-align:center;color:#5f6368")
+        + p(
+            "The password for your Google Account jane.doe.work@example.net was changed. If you did this, you "
+            "don't need to do anything. If you didn't, Google will help you secure your account."
+        )
+        + button(check, "Check activity", bg="#4184f3")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Google",
+        accent="#4285f4",
+        lines=["© 2025 Google LLC, 1600 Amphitheatre Parkway, Mountain View, CA 94043, USA"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Microsoft new sign-in alert: IP, date, time, OS version next to 'sign-in'")
+def en_neg_new_signin_alert(c: Case) -> None:
+    c.sender = "Microsoft account team <account-security-noreply@accountprotection.microsoft.com>"
+    c.subject = "New sign-in to your Microsoft account"
+    review = c.never("https://account.live.com/Activity")
+    c.never("203.0.113.9", "3/14/2025", "8:42", "2025", "98052")
+    body = (
+        p("Microsoft account", "color:#707070;font-size:17px")
+        + h1("New sign-in detected")
+        + p("We noticed a new sign-in to your Microsoft account ja**e@example.com.")
+        + p(
+            "Country/region: Germany<br>IP address: 203.0.113.9<br>Date: 3/14/2025 8:42 AM (GMT)<br>"
+            "Platform: Windows 11<br>Browser: Edge"
+        )
+        + p(f"If this was you, you can safely ignore this email. {a(review, 'Review recent activity')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Microsoft",
+        accent="#2672ec",
+        lines=["Microsoft Corporation | One Microsoft Way Redmond, WA 98052"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "GitHub 2FA enabled notice: 'recovery codes', a count and a date, but no code")
+def en_neg_2fa_enabled(c: Case) -> None:
+    c.sender = "GitHub <noreply@github.com>"
+    c.subject = "[GitHub] Two-factor authentication enabled"
+    sec = c.never("https://github.com/settings/security")
+    docs = c.never("https://docs.github.com/en/authentication/securing-your-account-with-two-factor-authentication-2fa")
+    c.never("2025-03-14", "2025", "94107")
+    c.text = dedent(f"""\
+        Hey octo-jane!
+
+        Two-factor authentication (2FA) has been enabled for your account.
+
+        You generated 16 recovery codes on 2025-03-14. Store them somewhere safe: if you lose access to your
+        2FA device and your recovery codes, you will lose access to your account.
+
+        Review your security settings: {sec}
+        Learn more: {docs}
+
+        Thanks,
+        The GitHub Team
+
+        GitHub, Inc. 88 Colin P Kelly Jr Street, San Francisco, CA 94107
+        """)
+
+
+@case("en", "negative", "welcome mail after verification: 'verified' near an 8-digit account ID")
+def en_neg_email_verified_welcome(c: Case) -> None:
+    c.sender = "Acme CRM <welcome@acmecrm.example>"
+    c.subject = "Your email is verified — welcome to Acme CRM"
+    dash = c.never("https://app.acmecrm.example/dashboard")
+    c.never("48291374", "4821", "acme-4821")
+    body = (
+        h1("You're all set!")
+        + p("Thanks for verifying your email. Your account ID is 48291374.")
+        + p("Your workspace acme-4821 is ready. Invite your team and import your contacts.")
+        + button(dash, "Go to dashboard", bg="#ff7a59")
+    )
+    c.html = std(c, body, brand="Acme CRM", accent="#ff7a59", lines=["Acme CRM Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "security-tips newsletter about codes: keyword 'code' beside years and counts")
+def en_neg_security_tips_newsletter(c: Case) -> None:
+    c.sender = "Acme Security <newsletter@acmebank.example>"
+    c.subject = "How to spot fake verification code requests"
+    more = c.never("https://www.acmebank.example/security/tips?utm_source=newsletter&utm_medium=email")
+    unsub = f"https://www.acmebank.example/email/unsubscribe?token={c.t('u', 36)}"
+    c.never("2024", "1,200,000", "1200000", "1-800-555-0177", "555-0177", "0177")
+    body = (
+        h1("Stay one step ahead of phone scams")
+        + p(
+            "In 2024 we blocked 1,200,000 phishing attempts against our customers, most of them by phone and "
+            "by text message."
+        )
+        + p(
+            "Scammers often pretend to be our staff and ask you to read out the verification code we send you. "
+            "We will never ask for a code by phone."
+        )
+        + p("Suspicious call? Hang up and call 1-800-555-0177.")
+        + button(more, "Read more security tips", bg="#004b87")
+    )
+    c.html = std(c, body, brand="Acme Bank", accent="#004b87", links=[("Unsubscribe", unsub)], lines=["Acme Bank"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Uber trip receipt: fare lines, card last four, distance and duration")
+def en_neg_uber_receipt(c: Case) -> None:
+    c.sender = "Uber Receipts <noreply@uber.com>"
+    c.subject = "Your Friday morning trip with Uber"
+    c.never("23.47", "2347", "18.20", "2.77", "4821", "1455", "8:14", "8:32", "94158")
+    body = (
+        h1("Thanks for riding, Jane") + '<table role="presentation" style="width:100%;font-size:15px">'
+        "<tr><td><b>Total</b></td><td align='right'><b>$23.47</b></td></tr>"
+        "<tr><td>Trip fare</td><td align='right'>$18.20</td></tr>"
+        "<tr><td>Booking fee</td><td align='right'>$2.77</td></tr>"
+        "<tr><td>Tip</td><td align='right'>$2.50</td></tr>"
+        "<tr><td>Visa ••••4821</td><td align='right'>$23.47</td></tr></table>"
+        + p("UberX · 4.2 mi · 18 min<br>8:14 AM 1455 Market St, San Francisco<br>8:32 AM 501 Twin Peaks Blvd")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Uber",
+        accent="#000000",
+        lines=["Uber Technologies Inc., 1725 3rd Street, San Francisco, CA 94158"],
+    )
+    c.never("1725")
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "utility bill: account number with dashes, amount, due and statement dates")
+def en_neg_utility_bill(c: Case) -> None:
+    c.sender = "PG&E <customerservice@pge.com>"
+    c.subject = "Your PG&E Energy Statement is Ready to View"
+    view = c.never("https://m.pge.com/#myaccount/dashboard/summary/4829103755")
+    c.never("4829-1037-55", "4829103755", "87.13", "8713", "04/15/2025", "03/14/2025", "2025")
+    c.text = dedent(f"""\
+        Your Energy Statement is ready to view
+
+        Account No: 4829-1037-55
+        Statement Date: 03/14/2025
+        Amount Due: $87.13
+        Due Date: 04/15/2025
+
+        View and pay your bill: {view}
+
+        Pacific Gas and Electric Company
+        """)
+
+
+@case("en", "negative", "event ticket order: a 6-digit order number after '#', event date and price")
+def en_neg_eventbrite_ticket_order(c: Case) -> None:
+    c.sender = "Eventbrite <orders@eventbrite.com>"
+    c.subject = "Order #482913 — Your tickets for JSConf EU"
+    tickets = c.never("https://www.eventbrite.com/mytickets/482913")
+    c.never("482913", "129.00", "12900", "2025", "9:00")
+    body = (
+        h1("You're going to JSConf EU")
+        + p("Order #482913 · Sat, Apr 12, 2025 9:00 AM CEST")
+        + p("2 x General Admission — $129.00 each")
+        + button(tickets, "View your tickets", bg="#d1410c")
+    )
+    c.html = std(c, body, brand="Eventbrite", accent="#d1410c", lines=["Eventbrite, Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "appointment reminder: date, time, room, reschedule phone number")
+def en_neg_appointment_reminder(c: Case) -> None:
+    c.sender = "Riverside Dental <reminders@riversidedental.example>"
+    c.subject = "Reminder: your appointment on 03/14/2025"
+    c.never("03/14/2025", "09:30", "204", "(555) 010-4821", "010-4821", "4821", "5550104821", "0104821")
+    c.text = dedent("""\
+        Hi Jane,
+
+        This is a reminder of your appointment on 03/14/2025 at 09:30 with Dr. Patel, Room 204.
+
+        To reschedule, call (555) 010-4821 at least 24 hours in advance.
+
+        Riverside Dental
+        """)
+
+
+@case("en", "negative", "Apple receipt: alphanumeric order ID, document number, price, card last four")
+def en_neg_apple_receipt(c: Case) -> None:
+    c.sender = "Apple <no_reply@email.apple.com>"
+    c.subject = "Your receipt from Apple."
+    c.never("MK7T2QX9PL", "182736450921", "2.99", "299", "4021", "2025", "95014")
+    body = (
+        h1("Receipt") + '<table role="presentation" style="width:100%;font-size:13px">'
+        "<tr><td>APPLE ID</td><td>jane.doe@example.com</td></tr>"
+        "<tr><td>DATE</td><td>14 Mar 2025</td></tr>"
+        "<tr><td>ORDER ID</td><td>MK7T2QX9PL</td></tr>"
+        "<tr><td>DOCUMENT NO.</td><td>182736450921</td></tr>"
+        "<tr><td>iCloud+ with 200 GB (Monthly)</td><td>$2.99</td></tr>"
+        "<tr><td>Billed to</td><td>Visa •••• 4021</td></tr></table>"
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Apple",
+        accent="#ffffff",
+        links=[("Privacy Policy", "https://www.apple.com/legal/privacy/")],
+        lines=["Copyright © 2025 Apple Inc. One Apple Park Way, Cupertino, CA 95014, United States."],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Netflix renewal notice: date and monthly price", subject_mode="Q")
+def en_neg_netflix_renewal(c: Case) -> None:
+    c.sender = "Netflix <info@mailer.netflix.com>"
+    c.subject = "Your membership renews on April 2, 2025"
+    manage = c.never("https://www.netflix.com/YourAccount?lnktrk=EMP&g=8C1F4D2A&lkid=MANAGE_MEMBERSHIP")
+    c.never("2025", "15.49", "1549", "95032")
+    body = (
+        h1("Your membership renews soon")
+        + p("Your Standard plan renews on April 2, 2025 for $15.49/month.")
+        + button(manage, "Manage membership", bg="#e50914")
+    )
+    c.html = std(
+        c, body, brand="Netflix", accent="#e50914", lines=["Netflix, Inc., 121 Albright Way, Los Gatos, CA 95032"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Slack digest: channel counts, times, a build number and a commit hash")
+def en_neg_slack_digest(c: Case) -> None:
+    c.sender = "Slack <feedback@slack.com>"
+    c.subject = "You have 12 unread messages in acme-corp"
+    open_url = c.never("https://acme-corp.slack.com/archives/C04KZ2E5Q/p1741939397000100")
+    c.never("4821", "a1b2c3d", "09:41", "9:41", "1741939397000100")
+    body = (
+        h1("12 unread messages")
+        + p("<b>#deploys</b> · deploy-bot 9:41 AM<br>Build 4821 deployed to production at 09:41 UTC (commit a1b2c3d).")
+        + p("<b>#general</b> · Max 9:43 AM<br>Coffee machine on floor 3 is fixed ☕")
+        + button(open_url, "Open Slack", bg="#611f69")
+    )
+    c.html = std(
+        c, body, brand="Slack", accent="#4a154b", links=SLACK_LINKS, lines=SLACK_FOOT, decoys=["2025", "94105"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "payslip notice: employee number, tax year, net pay, NI number")
+def en_neg_payslip(c: Case) -> None:
+    c.sender = "Acme Payroll <payroll@acme.example>"
+    c.subject = "Your payslip for March 2025 is available"
+    c.never("004821", "2024/25", "2024", "2,481.37", "248137", "QQ 12 34 56 C", "2025")
+    c.text = dedent("""\
+        Hello Jane,
+
+        Your payslip for March 2025 is now available in the employee portal.
+
+        Employee number: 004821
+        Tax year: 2024/25
+        Net pay: £2,481.37
+        NI number: QQ 12 34 56 C
+
+        Acme Payroll Team
+        """)
+
+
+@case("en", "negative", "Shopify shipping confirmation: USPS tracking number in 4-digit groups")
+def en_neg_shopify_order_shipped(c: Case) -> None:
+    c.sender = "Allbirds <store+62801903@t.shopifyemail.com>"
+    c.subject = "A shipment from order #1042 is on the way"
+    track = c.never("https://tools.usps.com/go/TrackConfirmAction?tLabels=9400100000000000000000")
+    c.never("9400 1000 0000 0000 0000 00", "9400100000000000000000", "9400 1000", "94001000", "1042")
+    body = (
+        h1("Your order is on the way")
+        + p("Order #1042")
+        + p("USPS tracking number: 9400 1000 0000 0000 0000 00")
+        + button(track, "Track your shipment", bg="#212121")
+    )
+    c.html = std(c, body, brand="Allbirds", accent="#212121", lines=["Allbirds · San Francisco"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "password-changed notice with only a support link (no reset link)")
+def en_neg_password_changed_support_only(c: Case) -> None:
+    c.sender = "Microsoft account team <account-security-noreply@accountprotection.microsoft.com>"
+    c.subject = "Your password changed"
+    support = c.never("https://support.microsoft.com/contactus")
+    c.never("98052", "2025")
+    body = (
+        h1("Your password changed")
+        + p("The password for the Microsoft account ja**e@example.com was changed on 3/14/2025.")
+        + p(f"If you did this, you can safely disregard this email. If you didn't, {a(support, 'contact support')}.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Microsoft",
+        accent="#2672ec",
+        lines=["Microsoft Corporation | One Microsoft Way Redmond, WA 98052"],
+    )
+    c.never("3/14/2025")
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Substack newsletter: prose with years, latencies and counts next to the word 'code'")
+def en_neg_substack_newsletter(c: Case) -> None:
+    c.sender = "The Pragmatic Stack <pragmaticstack@substack.com>"
+    c.subject = "What we learned rewriting 40,000 lines in 2024"
+    post = c.never("https://pragmaticstack.substack.com/p/what-we-learned-rewriting?utm_source=post-email-title")
+    app = c.never(
+        "https://substack.com/app-link/post?publication_id=1234567&post_id=150123456&utm_campaign=email-read-in-app"
+    )
+    unsub = f"https://pragmaticstack.substack.com/action/disable_email?token={c.t('u', 60)}"
+    c.never("2024", "40,000", "40000", "4,210", "4210", "1998", "1234567", "150123456", "72296", "94104")
+    body = (
+        f"<h1>{a(post, 'What we learned rewriting 40,000 lines in 2024', 'color:#111;text-decoration:none')}</h1>"
+        + p(
+            "I spent most of 2024 rewriting our ingestion code in Rust. It cut p99 latency from 820 ms to 140 ms "
+            "and our CI build went from 4,210 s to 380 s."
+        )
+        + p("The original system dates from 1998, when the team was three people and a fax machine.")
+        + button(app, "Read in app", bg="#ff6719")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="The Pragmatic Stack",
+        accent="#ff6719",
+        links=[("Unsubscribe", unsub)],
+        lines=["© 2025 Jane Doe", "548 Market Street PMB 72296, San Francisco, CA 94104"],
+        decoys=["2025"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "Zoom webinar reminder: webinar ID in groups, date, time, dial-in; no passcode")
+def en_neg_zoom_webinar_reminder(c: Case) -> None:
+    c.sender = "Acme Observability <no-reply@zoom.us>"
+    c.subject = "Reminder: Intro to Observability starts in 1 hour"
+    join = c.never(f"https://us06web.zoom.us/w/84529134471?tk={c.t('tk', 60)}")
+    c.never("845 2913 4471", "84529134471", "8452913", "2913 4471", "646 555 0188", "5550188", "0188", "2025", "11:00")
+    c.text = dedent(f"""\
+        Hi Jane,
+
+        This is a reminder that "Intro to Observability" will begin in 1 hour on:
+        Date & Time: Mar 14, 2025 11:00 AM Eastern Time (US and Canada)
+
+        Join from PC, Mac, iPad, or Android:
+        {join}
+
+        Or join by phone:
+            US: +1 646 555 0188
+        Webinar ID: 845 2913 4471
+
+        You can cancel your registration at any time.
+        """)
+
+
+@case("zh-Hans", "negative", "Taobao shipping notice: order and courier numbers, amount, timestamp", text_cte="base64")
+def zh_hans_neg_taobao_order_shipped(c: Case) -> None:
+    c.sender = "淘宝网 <no-reply@service.taobao.com>"
+    c.subject = "您的订单已发货"
+    c.never("286591034522", "SF1234567890123", "128.00", "12800", "2025-03-14", "10:22")
+    c.text = dedent("""\
+        亲爱的用户：
+
+        您的订单已发货，请注意查收。
+        订单号：286591034522
+        快递公司：顺丰速运　快递单号：SF1234567890123
+        实付款：¥128.00
+        发货时间：2025-03-14 10:22
+
+        淘宝网
+        """)
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "credit-card e-statement: amounts and dates; '验证码' warning beside hotline 95555",
+    charset="GB2312",
+    html_cte="base64",
+)
+def zh_hans_neg_card_statement(c: Case) -> None:
+    c.sender = "招商银行信用卡 <ccsvc@message.cmbchina.com>"
+    c.subject = "招商银行信用卡电子账单（2025年02月）"
+    c.never("95555", "3,482.19", "348219", "2025", "348.22", "4821")
+    c.html = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"></head><body>'
+        "<p>尊敬的张先生：</p><p>您的2025年02月信用卡电子账单已生成。</p>"
+        "<table border='1' cellpadding='6'><tr><td>本期应还金额</td><td>¥3,482.19</td></tr>"
+        "<tr><td>最低还款额</td><td>¥348.22</td></tr><tr><td>到期还款日</td><td>2025年03月14日</td></tr>"
+        "<tr><td>卡号末四位</td><td>4821</td></tr></table>"
+        "<p style='color:#999'>温馨提示：请勿向任何人透露短信验证码。客服热线 95555</p></body></html>\n"
+    )
+
+
+@case("zh-Hans", "negative", "coupon mail: 优惠码 SPRING88 (a promo code, not a verification code)")
+def zh_hans_neg_coupon(c: Case) -> None:
+    c.sender = "京东 <newsletter@jd.com>"
+    c.subject = "春季大促：输入优惠码立减30元"
+    shop = c.never("https://pro.jd.com/mall/active/spring2025/index.html?utm_source=email")
+    c.never("SPRING88", "2025", "199")
+    body = (
+        h1("春季大促")
+        + p("下单时输入优惠码 <b>SPRING88</b>，满199元立减30元。活动截止2025年3月31日。")
+        + button(shop, "立即抢购", bg="#e1251b")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="京东",
+        accent="#e1251b",
+        links=[("退订", f"https://edm.jd.com/unsubscribe?token={c.t('u', 32)}")],
+        lines=["京东商城"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hant",
+    "negative",
+    "PChome order confirmation in Big5: order number, NT$ amount, date",
+    charset="Big5",
+    text_cte="base64",
+)
+def zh_hant_neg_pchome_order(c: Case) -> None:
+    c.sender = "PChome 24h購物 <service@pchome.com.tw>"
+    c.subject = "PChome 24h購物 訂購完成通知"
+    c.never("20250314123456", "DGBJ2A-A900H4821", "1,280", "1280", "2025/03/16")
+    c.text = dedent("""\
+        親愛的顧客您好：
+
+        感謝您的訂購！
+        訂單編號：20250314123456
+        商品編號：DGBJ2A-A900H4821
+        訂單金額：NT$1,280
+        預計到貨：2025/03/16
+
+        PChome 24h購物
+        """)
+
+
+@case("zh-Hant", "negative", "marketing: 優惠碼 SAVE100 is a promo code")
+def zh_hant_neg_promo(c: Case) -> None:
+    c.sender = "momo購物網 <edm@momoshop.com.tw>"
+    c.subject = "全館85折，輸入優惠碼再折100"
+    shop = c.never("https://www.momoshop.com.tw/edm/cmmedm.jsp?lpn=O1K5FBOqsvN&n=1")
+    c.never("SAVE100", "100", "2025")
+    body = (
+        h1("春季購物節")
+        + p("全館 85 折，結帳輸入優惠碼 <b>SAVE100</b> 再折 NT$100（2025/3/31 止）。")
+        + button(shop, "立即選購", bg="#d62872")
+    )
+    c.html = std(c, body, brand="momo", accent="#d62872", lines=["富邦媒體科技股份有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "negative",
+    "Amazon.co.jp order confirmation in ISO-2022-JP: order number, total, date",
+    charset="ISO-2022-JP",
+    text_cte="7bit",
+)
+def ja_neg_amazon_order(c: Case) -> None:
+    c.sender = "Amazon.co.jp <auto-confirm@amazon.co.jp>"
+    c.subject = "Amazon.co.jp ご注文の確認"
+    c.never("249-1234567-1234567", "1234567", "3,980", "3980", "2025/03/16")
+    c.text = dedent("""\
+        山田 太郎 様
+
+        Amazon.co.jpをご利用いただき、ありがとうございます。
+        ご注文の確認をお知らせします。
+
+        注文番号：249-1234567-1234567
+        お届け予定：2025/03/16
+        注文合計：￥3,980
+
+        Amazon.co.jp
+        """)
+
+
+@case(
+    "ja",
+    "negative",
+    "Yamato delivery notice in Shift_JIS: slip number in groups, time window",
+    charset="Shift_JIS",
+    text_cte="base64",
+)
+def ja_neg_yamato_delivery(c: Case) -> None:
+    c.sender = "ヤマト運輸 <mail@kuronekoyamato.co.jp>"
+    c.subject = "お荷物お届けのお知らせ"
+    c.never("4829-1037-5512", "482910375512", "14", "16")
+    c.text = dedent("""\
+        山田 太郎 様
+
+        お荷物のお届け予定をお知らせします。
+
+        伝票番号：4829-1037-5512
+        お届け予定日時：3月15日 14時〜16時
+
+        ヤマト運輸株式会社
+        """)
+
+
+@case("ja", "negative", "Rakuten points mail: キャンペーンコード is a campaign code, not a verification code")
+def ja_neg_rakuten_campaign_code(c: Case) -> None:
+    c.sender = "楽天市場 <event@emagazine.rakuten.co.jp>"
+    c.subject = "【楽天市場】ポイント最大10倍キャンペーン"
+    entry = c.never("https://event.rakuten.co.jp/campaign/point-up/?scid=rm_190122")
+    c.never("RKT2025SP", "1,200", "1200", "2025", "190122")
+    body = (
+        h1("ポイント最大10倍")
+        + p("エントリー時にキャンペーンコード <b>RKT2025SP</b> を入力すると、1,200ポイントをプレゼント。")
+        + button(entry, "エントリーはこちら", bg="#bf0000")
+    )
+    c.html = std(c, body, brand="楽天市場", accent="#bf0000", lines=["楽天グループ株式会社"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ko",
+    "negative",
+    "Coupang delivery notice in EUC-KR: waybill and order numbers",
+    charset="EUC-KR",
+    text_cte="base64",
+)
+def ko_neg_coupang_delivery(c: Case) -> None:
+    c.sender = "쿠팡 <noreply@coupang.com>"
+    c.subject = "[쿠팡] 배송 안내"
+    c.never("5829 1037 4821", "582910374821", "20250314-00482913", "00482913", "25,900", "25900")
+    c.text = dedent("""\
+        고객님, 주문하신 상품이 배송을 시작했습니다.
+
+        주문번호: 20250314-00482913
+        운송장번호: 5829 1037 4821
+        결제금액: 25,900원
+
+        쿠팡
+        """)
+
+
+@case("ko", "negative", "card statement: amount in won, payment date, masked card number")
+def ko_neg_card_statement(c: Case) -> None:
+    c.sender = "신한카드 <statement@shinhancard.example>"
+    c.subject = "3월 카드 이용대금 명세서"
+    c.never("1,248,300", "1248300", "2025", "9410-****-****-4821", "4821", "9410")
+    body = h1("3월 이용대금 명세서") + p(
+        "결제하실 금액: <b>1,248,300원</b><br>결제일: 2025년 3월 25일<br>카드번호: 9410-****-****-4821"
+    )
+    c.html = std(c, body, brand="신한카드", accent="#0046ff", lines=["신한카드"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "negative", "Rechnung with PDF: invoice number, customer number K-482913, amount", charset="ISO-8859-15")
+def de_neg_rechnung(c: Case) -> None:
+    c.sender = "Telekom <rechnung@telekom.de>"
+    c.subject = "Ihre Rechnung Nr. 2025-004711"
+    c.never("2025-004711", "004711", "K-482913", "482913", "49,90", "4990", "31.03.2025", "2025")
+    body = (
+        p("Guten Tag Herr Mustermann,")
+        + p("Ihre Rechnung für März 2025 ist da.")
+        + p(
+            "Rechnungsnummer: 2025-004711<br>Kundennummer: K-482913<br>Rechnungsbetrag: 49,90 €<br>"
+            "Abbuchung am 31.03.2025"
+        )
+    )
+    c.html = std(c, body, brand="Telekom", accent="#e20074", lines=["Telekom Deutschland GmbH"])
+    c.text = auto_text(c.html)
+    pdf(c, "Rechnung_2025-004711.pdf", "Rechnung 2025-004711 Kundennummer K-482913 Betrag 49,90 EUR")
+
+
+@case("de", "negative", "Bestellbestätigung: the word 'Bestätigung' next to an order number")
+def de_neg_bestellbestaetigung(c: Case) -> None:
+    c.sender = "Zalando <info@service-mail.zalando.de>"
+    c.subject = "Deine Bestellbestätigung"
+    order = c.never("https://www.zalando.de/myaccount/orders/10482-4471-2025")
+    c.never("10482-4471-2025", "10482", "4471", "89,95", "8995", "2025", "10243")
+    body = (
+        h1("Danke für deine Bestellung!")
+        + p("Bestellbestätigung zu deiner Bestellung 10482-4471-2025 vom 14.03.2025.")
+        + p("Gesamtsumme: 89,95 € · Voraussichtliche Lieferung: 17.–18.03.")
+        + button(order, "Bestellung ansehen", bg="#ff6900")
+    )
+    c.html = std(c, body, brand="Zalando", accent="#ff6900", lines=["Zalando SE, Valeska-Gert-Straße 5, 10243 Berlin"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "negative", "Gutscheincode SOMMER25: a compound of 'code' that is a promo code", subject_mode="Q")
+def de_neg_gutscheincode(c: Case) -> None:
+    c.sender = "OTTO <newsletter@otto.de>"
+    c.subject = "Dein Gutscheincode: 25 % Rabatt"
+    shop = c.never("https://www.otto.de/sale/?wt_mc=email.newsletter.20250314")
+    c.never("SOMMER25", "20250314", "2025", "22179")
+    body = (
+        h1("25 % auf Sommermode")
+        + p("Mit dem Gutscheincode <b>SOMMER25</b> sparst du bis 31.03.2025.")
+        + button(shop, "Jetzt shoppen", bg="#f00020")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="OTTO",
+        accent="#f00020",
+        links=[("Abmelden", f"https://www.otto.de/newsletter/abmelden?token={c.t('u', 30)}")],
+        lines=["Otto (GmbH &amp; Co KG), Werner-Otto-Straße 1-7, 22179 Hamburg"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "negative",
+    "facture: invoice number, amount, due date, customer reference",
+    charset="ISO-8859-15",
+    subject_mode="Q",
+)
+def fr_neg_facture(c: Case) -> None:
+    c.sender = "EDF <facture@edf.fr>"
+    c.subject = "Votre facture n° FA-2025-0142 est disponible"
+    c.never("FA-2025-0142", "0142", "59,99", "5999", "31/03/2025", "4829137", "2025")
+    c.text = dedent("""\
+        Bonjour,
+
+        Votre facture n° FA-2025-0142 d'un montant de 59,99 € est disponible dans votre espace client.
+        Date d'échéance : 31/03/2025
+        Référence client : 4829137
+
+        EDF
+        """)
+
+
+@case("fr", "negative", "Colissimo tracking: parcel number and delivery date")
+def fr_neg_colissimo(c: Case) -> None:
+    c.sender = "Colissimo <noreply@notif-colissimo-laposte.info>"
+    c.subject = "Votre colis est en route"
+    track = c.never("https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901")
+    c.never("6A12345678901", "15/03/2025", "2025")
+    body = (
+        h1("Votre colis arrive bientôt")
+        + p("Numéro de suivi : 6A12345678901<br>Livraison prévue le 15/03/2025 entre 9h et 13h.")
+        + button(track, "Suivre mon colis", bg="#ffd400", fg="#000")
+    )
+    c.html = std(c, body, brand="Colissimo", accent="#ffd400", lines=["La Poste – Colissimo"])
+    c.text = auto_text(c.html)
+
+
+@case("fr", "negative", "code promo PRINTEMPS20 in a newsletter")
+def fr_neg_code_promo(c: Case) -> None:
+    c.sender = "Fnac <newsletter@fnac.com>"
+    c.subject = "-20 % avec le code promo PRINTEMPS20"
+    shop = c.never("https://www.fnac.com/promo?origin=nl_20250314")
+    c.never("PRINTEMPS20", "20250314", "2025", "94200")
+    body = (
+        h1("Le printemps est là")
+        + p("Profitez de -20 % sur une sélection avec le code promo <b>PRINTEMPS20</b>, jusqu'au 31/03/2025.")
+        + button(shop, "J'en profite", bg="#e1a925")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Fnac",
+        accent="#e1a925",
+        links=[("Se désinscrire", f"https://www.fnac.com/newsletter/desinscription?token={c.t('u', 30)}")],
+        lines=["Fnac Darty, 9 rue des Bateaux-Lavoirs, 94200 Ivry-sur-Seine"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("es", "negative", "pedido confirmado: long order number, total, delivery date")
+def es_neg_pedido(c: Case) -> None:
+    c.sender = "El Corte Inglés <pedidos@elcorteingles.es>"
+    c.subject = "Hemos recibido tu pedido"
+    c.never("2000008123456789", "89,95", "8995", "18/03/2025", "2025")
+    c.text = dedent("""\
+        Hola Juan,
+
+        Gracias por tu compra.
+        Número de pedido: 2000008123456789
+        Total: 89,95 €
+        Entrega estimada: 18/03/2025
+
+        El Corte Inglés
+        """)
+
+
+@case(
+    "es",
+    "negative",
+    "'código promocional VERANO10' (código keyword, promo context)",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def es_neg_codigo_promocional(c: Case) -> None:
+    c.sender = "Zara <newsletter@zara.com>"
+    c.subject = "10% de descuento con tu código promocional"
+    shop = c.never("https://www.zara.com/es/es/rebajas-l1314.html?utm_campaign=verano10")
+    c.never("VERANO10", "2025")
+    c.html = plain_html(
+        "<h1>Rebajas de verano</h1><p>Usa el código promocional <b>VERANO10</b> y obtén un 10% de descuento hasta "
+        "el 31 de marzo de 2025.</p>" + button(shop, "Comprar ahora", bg="#000")
+    ).replace('charset="utf-8"', 'charset="iso-8859-1"')
+
+
+@case("pt", "negative", "nota fiscal: NF number, amount and the 44-digit access key in groups of four")
+def pt_neg_nota_fiscal(c: Case) -> None:
+    c.sender = "Magazine Luiza <nfe@magazineluiza.com.br>"
+    c.subject = "Sua nota fiscal eletrônica"
+    key = "3525 0314 4821 9100 0123 5500 1000 4829 1310 0482 9131"
+    c.never("000.482.913", "000482913", "482913", "349,90", "34990", key, "3525 0314", "4821 9100", "2025")
+    c.text = dedent(f"""\
+        Olá, João!
+
+        Sua nota fiscal já está disponível.
+        Nota fiscal nº 000.482.913 – Série 1
+        Valor total: R$ 349,90
+        Chave de acesso: {key}
+        Emitida em 14/03/2025
+
+        Magazine Luiza
+        """)
+    c.never("14/03/2025")
+
+
+@case("pt", "negative", "cupom FRETE10 (promo) in a Portuguese newsletter")
+def pt_neg_cupom(c: Case) -> None:
+    c.sender = "Americanas <news@americanas.com.br>"
+    c.subject = "Frete grátis com o cupom FRETE10"
+    shop = c.never("https://www.americanas.com.br/hotsite/frete-gratis?chave=em_20250314")
+    c.never("FRETE10", "20250314", "99")
+    body = (
+        h1("Frete grátis!")
+        + p("Use o cupom <b>FRETE10</b> em compras acima de R$ 99.")
+        + button(shop, "Aproveitar", bg="#e60014")
+    )
+    c.html = std(c, body, brand="Americanas", accent="#e60014", lines=["Americanas S.A."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "it",
+    "negative",
+    "fattura: 'Codice fiscale' and 'Codice cliente' are codes in name only; IBAN in groups",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+)
+def it_neg_fattura_codice_fiscale(c: Case) -> None:
+    c.sender = "Enel Energia <fatture@enel.it>"
+    c.subject = "La tua bolletta n. 2025/000482"
+    c.never(
+        "2025/000482",
+        "000482",
+        "120,00",
+        "12000",
+        "RSSMRA85C14H501Z",
+        "4821937",
+        "IT60 X054 2811 1010 0000 0123 456",
+        "IT60",
+        "X054",
+        "2811",
+        "1010",
+        "0000 0123",
+        "2025",
+    )
+    c.text = dedent("""\
+        Gentile Mario Rossi,
+
+        è disponibile la bolletta n. 2025/000482 di importo 120,00 EUR.
+        Codice cliente: 4821937
+        Codice fiscale: RSSMRA85C14H501Z
+        Addebito su IBAN IT60 X054 2811 1010 0000 0123 456
+
+        Enel Energia S.p.A.
+        """)
+
+
+@case("it", "negative", "spedizione BRT: 12-digit shipment number and delivery window")
+def it_neg_spedizione(c: Case) -> None:
+    c.sender = "BRT <noreply@brt.it>"
+    c.subject = "La tua spedizione è in consegna"
+    track = c.never("https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz=123456789012")
+    c.never("123456789012", "14:00", "18:00")
+    body = (
+        h1("In consegna oggi")
+        + p("Numero di spedizione: 123456789012<br>Fascia oraria prevista: 14:00 - 18:00")
+        + button(track, "Segui la spedizione", bg="#c8102e")
+    )
+    c.html = std(c, body, brand="BRT", accent="#c8102e", lines=["BRT S.p.A."])
+    c.text = auto_text(c.html)
+
+
+@case("nl", "negative", "bestelling onderweg: order number, Track & Trace code, amount")
+def nl_neg_bestelling(c: Case) -> None:
+    c.sender = "Coolblue <noreply@coolblue.nl>"
+    c.subject = "Je bestelling 4829137520 is onderweg"
+    c.never("4829137520", "3SABCD7654321", "24,99", "2499")
+    c.text = dedent("""\
+        Hoi Jan,
+
+        Je bestelling 4829137520 is onderweg.
+        Track & Trace: 3SABCD7654321
+        Totaalbedrag: € 24,99
+
+        Coolblue
+        """)
+
+
+@case("nl", "negative", "kortingscode LENTE15 (promo compound of 'code')", charset="ISO-8859-1")
+def nl_neg_kortingscode(c: Case) -> None:
+    c.sender = "HEMA <nieuwsbrief@hema.nl>"
+    c.subject = "15% korting met je kortingscode"
+    c.never("LENTE15", "2025")
+    c.text = "Hoi!\n\nGebruik kortingscode LENTE15 voor 15% korting, geldig tot 31 maart 2025.\n\nHEMA\n"
+
+
+@case(
+    "ru",
+    "negative",
+    "заказ доставлен: order number with a dash and a rouble amount",
+    charset="windows-1251",
+    text_cte="base64",
+)
+def ru_neg_zakaz(c: Case) -> None:
+    c.sender = "OZON <noreply@sender.ozon.ru>"
+    c.subject = "Заказ № 29381047-0012 доставлен"
+    c.never("29381047-0012", "29381047", "0012", "1 299", "1299")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Ваш заказ № 29381047-0012 доставлен в пункт выдачи.
+        Сумма заказа: 1 299 руб.
+
+        OZON
+        """)
+
+
+@case("ru", "negative", "промокод VESNA25: 'промокод' contains 'код' but is a promo code")
+def ru_neg_promokod(c: Case) -> None:
+    c.sender = "Wildberries <news@wildberries.ru>"
+    c.subject = "Промокод на скидку 25%"
+    shop = c.never("https://www.wildberries.ru/promotions/vesna?utm_source=email")
+    c.never("VESNA25", "2025")
+    body = (
+        h1("Весенняя распродажа")
+        + p("Введите промокод <b>VESNA25</b> при оформлении заказа до 31 марта 2025 года.")
+        + button(shop, "За покупками", bg="#cb11ab")
+    )
+    c.html = std(c, body, brand="Wildberries", accent="#cb11ab", lines=["ООО «Вайлдберриз»"])
+    c.text = auto_text(c.html)
+
+
+@case("ru", "negative", "выписка по счёту: 20-digit account number, balance, period", charset="KOI8-R", text_cte="8bit")
+def ru_neg_vypiska(c: Case) -> None:
+    c.sender = "Т-Банк <statement@tbank.example>"
+    c.subject = "Выписка по счёту за февраль 2025"
+    c.never("40817810099910004312", "48 213,17", "4821317", "2025", "01.02.2025", "28.02.2025")
+    c.text = dedent("""\
+        Здравствуйте, Иван!
+
+        Выписка по счёту 40817810099910004312 за период 01.02.2025 - 28.02.2025.
+        Остаток на конец периода: 48 213,17 руб.
+
+        Т-Банк
+        """)
+
+
+@case(
+    "pl",
+    "negative",
+    "zamówienie wysłane: order and parcel numbers, amount",
+    charset="ISO-8859-2",
+    text_cte="quoted-printable",
+)
+def pl_neg_zamowienie(c: Case) -> None:
+    c.sender = "Allegro <powiadomienia@allegro.pl>"
+    c.subject = "Zamówienie nr 1029384756 zostało wysłane"
+    c.never("1029384756", "620123456789012345678912", "129,99", "12999")
+    c.text = dedent("""\
+        Cześć!
+
+        Zamówienie nr 1029384756 zostało wysłane.
+        Numer przesyłki: 620123456789012345678912
+        Kwota: 129,99 zł
+
+        Allegro
+        """)
+
+
+@case("pl", "negative", "kod rabatowy WIOSNA20: 'kod' keyword in a promo context")
+def pl_neg_kod_rabatowy(c: Case) -> None:
+    c.sender = "Empik <newsletter@empik.com>"
+    c.subject = "Twój kod rabatowy na wiosnę"
+    shop = c.never("https://www.empik.com/promocje?utm_campaign=wiosna20")
+    c.never("WIOSNA20", "2025")
+    body = (
+        h1("Wiosenna promocja")
+        + p("Użyj kodu rabatowego <b>WIOSNA20</b>, aby otrzymać 20% zniżki. Oferta ważna do 31.03.2025.")
+        + button(shop, "Kupuję", bg="#e30613")
+    )
+    c.html = std(c, body, brand="Empik", accent="#e30613", lines=["Empik S.A."])
+    c.text = auto_text(c.html)
+
+
+@case("tr", "negative", "sipariş kargoda: order and cargo tracking numbers, amount", charset="ISO-8859-9")
+def tr_neg_siparis(c: Case) -> None:
+    c.sender = "Trendyol <bilgi@trendyol.com>"
+    c.subject = "Siparişiniz kargoya verildi"
+    c.never("482913207", "7240 1837 2910", "724018372910", "1.299,90", "129990")
+    c.text = dedent("""\
+        Merhaba,
+
+        482913207 numaralı siparişiniz kargoya verildi.
+        Kargo takip no: 7240 1837 2910
+        Toplam: 1.299,90 TL
+
+        Trendyol
+        """)
+
+
+@case("tr", "negative", "indirim kodu BAHAR25: 'kodu' keyword in a promo context")
+def tr_neg_indirim_kodu(c: Case) -> None:
+    c.sender = "Getir <kampanya@getir.com>"
+    c.subject = "Sana özel indirim kodu"
+    c.never("BAHAR25", "2025", "150")
+    c.html = plain_html(
+        "<p>Merhaba!</p><p>BAHAR25 indirim kodu ile 150 TL ve üzeri siparişlerde %25 indirim. Son gün: 31 Mart 2025.</p>"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# More English shapes: dash form, forwarded mail, HTML-only code with a stub text part, passwordless
+# --------------------------------------------------------------------------------------------
+
+
+@case("en", "code", "code written '218-604' with a dash; canonical form drops it")
+def en_wise_dash_code(c: Case) -> None:
+    c.sender = "Wise <noreply@wise.com>"
+    c.subject = "Your Wise verification code"
+    c.codes = ["218604", "218-604"]
+    c.never("07209813")
+    body = (
+        p("Hi Jane,")
+        + p("Here's your verification code: <b style='font-size:22px;letter-spacing:1px'>218-604</b>")
+        + p("It's valid for 10 minutes. Wise will never call you to ask for this code.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Wise",
+        accent="#9fe870",
+        lines=[
+            "Wise Payments Limited, 1st Floor, Worship Square, 65 Clifton Street, London EC2A 4JE",
+            "Company number 07209813",
+        ],
+        decoys=["EC2A 4JE"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "Gmail inline forward of a GitHub code mail: forwarded header dates and times are decoys")
+def en_gmail_forwarded_code(c: Case) -> None:
+    c.sender = "Max Mustermann <max@acme.example>"
+    c.subject = "Fwd: [GitHub] Please verify your device"
+    c.codes = ["640385"]
+    c.never("2025", "9:02", "203.0.113.61")
+    fwd = (
+        "---------- Forwarded message ---------<br>From: <b class='gmail_sendername'>GitHub</b> "
+        "&lt;noreply@github.com&gt;<br>Date: Fri, Mar 14, 2025 at 9:02 AM<br>Subject: [GitHub] Please verify "
+        "your device<br>To: &lt;max@acme.example&gt;<br>"
+    )
+    c.html = (
+        '<div dir="ltr">Can the bot use this? It\'s for the shared CI account.<br><br>'
+        f'<div class="gmail_quote"><div dir="ltr" class="gmail_attr">{fwd}</div><br><br>'
+        "<div>Hey acme-ci!<br><br>A sign in attempt requires further verification because we did not recognize "
+        "your device. To complete the sign in, enter the verification code on the unrecognized device.<br><br>"
+        "Device: Firefox on Linux (IP 203.0.113.61)<br>Verification code: 640385<br><br>Thanks,<br>The GitHub "
+        "Team</div></div></div>\n"
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "code",
+    "code only in HTML; the text part is a 'view online' stub whose link must not count",
+    html_cte="base64",
+)
+def en_disney_html_only_stub(c: Case) -> None:
+    c.sender = "Disney+ <disneyplus@trx.mail2.disneyplus.com>"
+    c.subject = "Your one-time passcode for Disney+"
+    view = c.never(f"https://view.mail2.disneyplus.example/?qs={c.t('qs', 96, 'hex')}")
+    c.codes = ["917352"]
+    c.text = f"Your email client cannot display this message. View it online:\n{view}\n"
+    body = (
+        h1("Your one-time passcode")
+        + p("You requested a one-time passcode to log in to your Disney+ account.")
+        + '<p style="font-size:40px;font-weight:bold;letter-spacing:8px;color:#ffffff;background:#0e0b14;'
+        'text-align:center;padding:16px">917352</p>' + p("This passcode will expire in 15 minutes.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Disney+",
+        accent="#0e0b14",
+        decoys=["91521"],
+        lines=["Disney+, 500 South Buena Vista Street, Burbank, CA 91521"],
+    )
+
+
+@case("en", "link", "Auth0 passwordless magic link whose URL holds 'verification_code=' digits (not a code)")
+def en_auth0_passwordless_link(c: Case) -> None:
+    c.sender = "Acme <no-reply@auth0user.net>"
+    c.subject = "Sign in to Acme"
+    url = (
+        f"https://acme.us.auth0.com/passwordless/verify_redirect?scope=openid%20profile&response_type=code"
+        f"&redirect_uri=https%3A%2F%2Fapp.acme.example%2Fcallback&state={c.t('st', 32)}&verification_code="
+        f"482913&connection=email&client_id={c.t('cid', 32, 'b62')}&email=jane.doe%40example.com"
+    )
+    c.links = [url]
+    c.never("482913")
+    body = (
+        h1("Welcome to Acme!")
+        + p("Click and confirm that you want to sign in to Acme. This link will expire in five minutes.")
+        + button(url, "Sign In", bg="#635dff")
+        + p(
+            "If you are having any issues with your account, please don't hesitate to contact us by replying to "
+            "this mail."
+        )
+    )
+    c.html = plain_html(body)
+
+
+@case("en", "link", "Discourse activation, text-only: the URL ends a sentence, the full stop is not part of it")
+def en_discourse_activate_sentence(c: Case) -> None:
+    c.sender = "Acme Forum <noreply@forum.acme.example>"
+    c.subject = "[Acme Forum] Confirm your new account"
+    url = f"https://forum.acme.example/u/activate-account/{c.t('act', 32, 'hex')}"
+    c.links = [url]
+    c.text = dedent(f"""\
+        Welcome to Acme Forum!
+
+        To confirm and activate your new account, please visit {url}.
+
+        If the link above is not clickable, try copying and pasting it into the address bar of your web browser.
+        """)
+
+
+# ============================================================================================
+# END OF CASES
+# ============================================================================================
+
+# --- self-check -----------------------------------------------------------------------------
+
+_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"]+")
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u034f\xad" + CELL_SEP))
+# Broader than the issue's intent list on purpose: in a case that expects no link, every link
+# that *might* read as an action link must be listed in ``never`` (unsubscribe, help, ...).
+_INTENT = re.compile(
+    r"verif|confirm|activat|reset|sign-?in|sign_in|log-?in|log_in|magic|validat|approve|passwordless|token|auth"
+    r"|passw|otp|code|secur|验证|驗證|确认|確認|認証|認證|인증|확인|bestätig|verifizier|anmeld|einlogg|zurücksetz"
+    r"|vérifi|connexion|connecter|réinitialis|verific|confirma|acceder|iniciar|restablec|redefin|entrar|conferm"
+    r"|accedi|reimposta|bevestig|inlog|herstel|подтвер|войти|вход|восстанов|сброс|potwierd|zaloguj|logowan"
+    r"|resetuj|doğrula|giriş|onayla|sıfırla|激活|啟用|登录|登錄|重置|重設|ログイン|再設定|로그인|재설정|활성화",
+    re.IGNORECASE,
+)
+
+
+def _loose(s: str) -> str:
+    """For presence checks: no whitespace, zero-width characters, cell breaks or dashes."""
+    return "".join(s.translate(_ZERO_WIDTH).split()).replace("-", "").replace("\u2011", "")
+
+
+def _bare(s: str) -> str:
+    """Digits and letters only: a never-string may be the bare form of a written number (1,299.00)."""
+    return re.sub(r"[\W_]", "", s)
+
+
+def _text_urls(text: str) -> list[str]:
+    return [u.rstrip(".,;:!?)]'\"") for u in _URL_IN_TEXT.findall(text)]
+
+
+@dataclass
+class Seen:
+    """What the self-check read back from one file."""
+
+    subject: str
+    text: str | None
+    html: str | None
+    leaves: list[tuple[str, str | None, str]]  # (content type, charset, transfer encoding)
+    top: str
+    subject_enc: str
+
+
+def read_back(data: bytes) -> tuple[Seen, list[str]]:
+    errors: list[str] = []
+    msg = BytesParser(policy=policy.default).parsebytes(data)
+    assert isinstance(msg, EmailMessage)
+    text = body_html = None
+    leaves: list[tuple[str, str | None, str]] = []
+    for part in msg.walk():
+        if part.defects:
+            errors.append(f"MIME defects: {part.defects}")
+        if part.is_multipart():
+            continue
+        ctype = part.get_content_type()
+        cte = str(part.get("Content-Transfer-Encoding", "7bit")).lower()
+        leaves.append((ctype, part.get_content_charset(), cte))
+        if part.get_content_disposition() == "attachment" or not ctype.startswith("text/"):
+            continue
+        if ctype == "text/plain" and text is None:
+            text = part.get_content().replace("\r\n", "\n")
+        elif ctype == "text/html" and body_html is None:
+            body_html = part.get_content().replace("\r\n", "\n")
+    raw_subject = re.search(rb"^Subject:(.*(?:\r?\n[ \t].*)*)", data, re.MULTILINE)
+    enc = "plain"
+    if raw_subject:
+        words = re.findall(rb"=\?([^?]+)\?([BbQq])\?", raw_subject.group(1))
+        if words:
+            enc = "/".join(sorted({f"{m.upper().decode()}:{cs.decode()}" for cs, m in words}))
+    return Seen(str(msg["subject"]), text, body_html, leaves, msg.get_content_type(), enc), errors
+
+
+def check(c: Case, data: bytes) -> tuple[Seen, list[str]]:
+    seen, errors = read_back(data)
+    if c.raw_subject is None and seen.subject != c.subject:
+        errors.append(f"subject reads back as {seen.subject!r}")
+    if c.text is not None and (seen.text or "").rstrip("\n") != c.text.replace("\r\n", "\n").rstrip("\n"):
+        errors.append("text part does not read back identically")
+    if c.html is not None and (seen.html or "").rstrip("\n") != c.html.replace("\r\n", "\n").rstrip("\n"):
+        errors.append("HTML part does not read back identically")
+
+    r = render(seen.html) if seen.html else Render()
+    html_visible = "".join(r.visible)
+    visible = "\n".join([seen.subject, seen.text or "", html_visible]).replace("\xa0", " ")
+    hrefs = [href for href, _ in r.links]
+    text_urls = _text_urls(seen.text or "")
+    everything = "\n".join([visible, "".join(r.all_text), seen.html or "", *hrefs, *r.images])
+
+    # kind versus expectations
+    want_codes, want_links = c.kind in ("code", "code+link"), c.kind in ("link", "code+link")
+    if bool(c.codes) != want_codes or bool(c.links) != want_links:
+        errors.append(f"kind {c.kind} does not match codes={c.codes} links={c.links}")
+
+    # codes: present as written (or as pieces in order), every alternative present loosely
+    if c.codes:
+        if c.pieces:
+            at = 0
+            for piece in c.pieces:
+                found = html_visible.find(piece, at)
+                if found < 0:
+                    errors.append(f"piece {piece!r} not in visible HTML (in order)")
+                    break
+                at = found + len(piece)
+            if not any(_loose("".join(c.pieces)) == _loose(code) for code in c.codes):
+                errors.append(f"pieces {c.pieces} do not join to an expected code")
+        elif not any(code in visible for code in c.codes):
+            errors.append(f"no expected code {c.codes} appears as written in subject/text/visible HTML")
+        for code in c.codes:
+            if _loose(code) not in _loose(visible):
+                errors.append(f"code alternative {code!r} not in the visible content")
+            if not re.fullmatch(r"[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)?", code) or not re.search(r"\d", code):
+                errors.append(f"code {code!r} is not a plausible code")
+
+    # links: exactly an href (entities decoded once) or a URL of the text part
+    for link in c.links:
+        if link not in hrefs and link not in text_urls:
+            errors.append(f"expected link not found exactly: {link[:80]}")
+        if not link.startswith(("http://", "https://")):
+            errors.append(f"expected link is not http(s): {link[:80]}")
+
+    # never-strings: real decoys, never one of the expected answers
+    loose_everything = _loose(everything)
+    bare_everything = _bare(everything)
+    for item in c.never_list:
+        if item not in everything and _loose(item) not in loose_everything and _bare(item) not in bare_everything:
+            errors.append(f"never-string {item!r} does not occur in the message")
+        if any(_loose(item) == _loose(code) for code in c.codes) or item in c.links:
+            errors.append(f"never-string {item!r} is also expected")
+
+    # a case that expects no link must hold no unlisted link that might read as an action link
+    if not c.links:
+        for href, label in [*r.links, *((u, "") for u in text_urls)]:
+            if href.startswith("http") and (_INTENT.search(href) or _INTENT.search(label)) and href not in c.never_list:
+                errors.append(f"unlisted intent-looking link in a no-link case: {label!r} {href[:90]}")
+    return seen, errors
+
+
+def coverage(rows: list[tuple[Case, Seen]]) -> str:
+    def table(title: str, counter: Counter[str]) -> str:
+        lines = [f"| {title} | files |", "|---|---:|"]
+        lines += [f"| {key} | {n} |" for key, n in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return "\n".join(lines)
+
+    by_lang = Counter((c.lang, c.kind) for c, _ in rows)
+    langs = sorted({c.lang for c, _ in rows}, key=lambda lang: (-sum(by_lang[lang, k] for k in KINDS), lang))
+    matrix = ["| language | " + " | ".join(KINDS) + " | total |", "|---|" + "---:|" * (len(KINDS) + 1)]
+    for lang in [*langs, "all"]:
+        counts = [sum(n for (lg, k), n in by_lang.items() if k == kind and lang in (lg, "all")) for kind in KINDS]
+        matrix.append(f"| {lang} | " + " | ".join(map(str, counts)) + f" | {sum(counts)} |")
+    charsets = Counter(
+        cs or "(none)" for _, s in rows for cs in {cs for ct, cs, _ in s.leaves if ct.startswith("text/")}
+    )
+    ctes = Counter(cte for _, s in rows for cte in {cte for _, _, cte in s.leaves})
+    tops = Counter(s.top for _, s in rows)
+    bodies = Counter(
+        "+".join(sorted({ct for ct, _, _ in s.leaves if ct in ("text/plain", "text/html")})) for _, s in rows
+    )
+    subj = Counter(s.subject_enc.split(":")[0] if "/" not in s.subject_enc else "mixed" for _, s in rows)
+    subj_cs = Counter(
+        w.split(":")[1].upper() for _, s in rows if s.subject_enc != "plain" for w in s.subject_enc.split("/")
+    )
+    parts = [
+        "\n".join(matrix),
+        table("charset of text parts", charsets),
+        table("transfer encoding (files using it)", ctes),
+        table("top-level type", tops),
+        table("readable bodies", bodies),
+        table("subject encoding", subj),
+        table("encoded-word charset", subj_cs),
+    ]
+    return "\n\n".join(parts)
+
+
+def main() -> int:
+    expected: list[dict[str, Any]] = []
+    rows: list[tuple[Case, Seen]] = []
+    failures: list[str] = []
+    names: set[str] = set()
+    for index, (lang, kind, why, opts, fn) in enumerate(CASES):
+        c = Case(fn.__name__, lang, kind, why, index, dict(opts))
+        fn(c)
+        try:
+            data = c.to_bytes()
+        except (UnicodeError, ValueError) as exc:
+            raise SystemExit(f"{c.name}: cannot serialize: {exc}") from exc
+        if c.name in names:
+            failures.append(f"{c.name}: duplicate name")
+        names.add(c.name)
+        (HERE / f"{c.name}.eml").write_bytes(data)
+        expected.append(c.expected())
+        seen, errors = check(c, data)
+        failures += [f"{c.name}: {e}" for e in errors]
+        rows.append((c, seen))
+    for stale in HERE.glob("*.eml"):
+        if stale.stem not in names:
+            stale.unlink()
+    (HERE / "expected.json").write_text(json.dumps(expected, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+    positives = sum(c.kind != "negative" for c, _ in rows)
+    negatives = len(rows) - positives
+    languages = {c.lang for c, _ in rows}
+    print(coverage(rows))
+    print(f"\n{len(rows)} files: {positives} positives, {negatives} negatives, {len(languages)} languages")
+    if positives < MIN_POSITIVES or negatives < MIN_NEGATIVES or len(languages) < MIN_LANGUAGES:
+        failures.append(f"coverage below the floor ({MIN_POSITIVES}/{MIN_NEGATIVES}/{MIN_LANGUAGES})")
+    if failures:
+        print("\nSELF-CHECK FAILED:", *failures, sep="\n  ", file=sys.stderr)
+        return 1
+    print("self-check passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

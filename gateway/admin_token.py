@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gateway.config import SettingError, Settings
 from gateway.fsutil import write_private_file
-from gateway.identities import IdentityStore, new_token
+from gateway.identities import MAX_TOKEN_CHARS, IdentityStore, new_token
 
 __all__ = ["ADMIN_TOKEN_FILE", "configured_admin_token", "ensure_admin_token", "rotate_admin_token"]
 
@@ -33,8 +33,8 @@ def configured_admin_token(settings: Settings) -> str | None:
             ) from None
     else:
         return None
-    if len(token) < 16:
-        raise SettingError("the configured admin token is shorter than 16 characters")
+    if not 16 <= len(token) <= MAX_TOKEN_CHARS:
+        raise SettingError(f"the configured admin token must be 16 to {MAX_TOKEN_CHARS} characters long")
     return token
 
 
@@ -42,10 +42,12 @@ def ensure_admin_token(settings: Settings, store: IdentityStore) -> Path | None:
     """Make the store's admin token match the settings; returns the file a new one went to."""
     configured = configured_admin_token(settings)
     if configured is not None:
-        store.set_admin_token(configured)
+        store.set_admin_token(configured, origin="configured")
         return None
-    if store.has_admin_token():
+    if store.admin_token_origin() == "generated":
         return None
+    # None stored, or the operator removed the configured one (after a leak, say): that
+    # token must stop working, so a new one is generated.
     return rotate_admin_token(settings, store)
 
 
@@ -56,6 +58,6 @@ def rotate_admin_token(settings: Settings, store: IdentityStore) -> Path:
     token = new_token()
     path = settings.data_dir / ADMIN_TOKEN_FILE
     write_private_file(path, (token + "\n").encode())
-    store.set_admin_token(token)
+    store.set_admin_token(token, origin="generated")
     log.info("admin token written to %s (mode 0600)", path)
     return path

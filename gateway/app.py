@@ -120,7 +120,11 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                     await asyncio.wait_for(smtp.wait_closed(), timeout=5)
             retention.cancel()
             await gw.source.stop()  # the sync's next_batch returns [] and it ends
-            await asyncio.wait([sync, retention], timeout=5)
+            _, pending = await asyncio.wait([sync, retention], timeout=5)
+            for task in pending:  # never close the stores under a running task
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending)
             gw.index.close()
             gw.store.close()
 

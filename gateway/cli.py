@@ -26,13 +26,17 @@ __all__ = ["main"]
 
 log = logging.getLogger("gateway")
 
+_SECRET_SETTINGS = frozenset({"admin_token", "imap_password"})
+
 
 def _settings_flags() -> argparse.ArgumentParser:
     """One --flag per setting (same name as the variable, without the prefix)."""
-    parser = argparse.ArgumentParser(add_help=False)
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     group = parser.add_argument_group("settings (each also AGENTMAIL_<NAME> in the environment or .env)")
     docs = {var: doc for var, _, doc in describe()}
     for f in dataclasses.fields(Settings):
+        if f.name in _SECRET_SETTINGS:
+            continue  # argv is readable by every user of the machine: secrets come from env or files
         flag = "--" + f.name.replace("_", "-")
         group.add_argument(flag, dest=f"setting_{f.name}", default=None, metavar="VALUE", help=docs[env_name(f.name)])
     group.add_argument("--env-file", default=".env", help="settings file read before the environment (default: ./.env)")
@@ -43,21 +47,26 @@ def _parser() -> argparse.ArgumentParser:
     common = _settings_flags()
     parser = argparse.ArgumentParser(
         prog="agentmail-gateway",
+        allow_abbrev=False,  # "--admin-token" must not quietly mean "--admin-token-file"
         description="A self-hosted mail gateway: an address and a token for every agent.",
     )
     parser.add_argument("--version", action="version", version=f"agentmail-gateway {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("serve", parents=[common], help="run the gateway (HTTP API + embedded SMTP intake)")
+    commands.add_parser(
+        "serve", parents=[common], allow_abbrev=False, help="run the gateway (HTTP API + embedded SMTP intake)"
+    )
 
     identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
-    create = identity.add_parser("create", parents=[common], help="create an identity; prints its token once")
+    create = identity.add_parser(
+        "create", parents=[common], allow_abbrev=False, help="create an identity; prints its token once"
+    )
     create.add_argument("local_part", nargs="?", help="the name before @ (random when omitted)")
     create.add_argument("--ttl", type=int, dest="ttl_seconds", help="lifetime in seconds")
     create.add_argument("--label", help="a note for yourself")
     create.add_argument("--force", action="store_true", help="re-create a quarantined name")
-    identity.add_parser("list", parents=[common], help="list identities (never tokens)")
+    identity.add_parser("list", parents=[common], allow_abbrev=False, help="list identities (never tokens)")
     for action, text in (("rotate", "issue a new token; the old one dies at once"), ("delete", "delete an identity")):
-        sub = identity.add_parser(action, parents=[common], help=text)
+        sub = identity.add_parser(action, parents=[common], allow_abbrev=False, help=text)
         sub.add_argument("address")
 
     token = commands.add_parser("token", help="provisioner tokens").add_subparsers(dest="action", required=True)
@@ -67,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     tcreate.add_argument("--label")
 
     admin = commands.add_parser("admin", help="the admin token").add_subparsers(dest="action", required=True)
-    admin.add_parser("rotate", parents=[common], help="replace the generated admin token")
+    admin.add_parser("rotate", parents=[common], allow_abbrev=False, help="replace the generated admin token")
     return parser
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import sqlite3
+import string
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -18,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, Literal
 
-from gateway.errors import Conflict, NotFound, StoreError, Unauthorized
+from gateway.errors import Conflict, InvalidInput, NotFound, StoreError, Unauthorized
 from gateway.fsutil import ensure_private_dir
 from gateway.names import check_local_part, random_local_part
 
@@ -32,6 +34,9 @@ __all__ = [
     "new_token",
 ]
 
+# ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
+_ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+MAX_TOKEN_CHARS: Final = 256  # longer bearer tokens are refused unread
 TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
 SCHEMA_VERSION: Final = 1
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
@@ -64,6 +69,9 @@ CREATE TABLE IF NOT EXISTS marks (
     deleted INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (identity_id, message_id)
 ) WITHOUT ROWID;
+"""
+_INDEXES: Final = """
+CREATE INDEX IF NOT EXISTS marks_by_message ON marks (message_id);
 """
 
 
@@ -169,7 +177,10 @@ class IdentityStore:
         """Open (or create) the store at `path`; StoreError when it is unreadable or corrupt."""
         ensure_private_dir(path.parent)
         if not path.exists():
-            path.touch(mode=0o600)
+            cls._create(path)
+        elif path.stat().st_size == 0:
+            # We never leave an empty file behind (see _create): someone truncated the store.
+            raise StoreError(f"identity store {path} is empty; refusing to start as if it were new")
         elif path.stat().st_mode & 0o077:
             path.chmod(0o600)
         try:
@@ -183,16 +194,16 @@ class IdentityStore:
             if check is None or check[0] != "ok":
                 raise StoreError(f"identity store {path} failed its integrity check: {check}")
             version = cls._schema_version(conn)
-            if version is not None and version != SCHEMA_VERSION:
+            if version is None:
+                raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
+            if version != SCHEMA_VERSION:
                 raise StoreError(
                     f"identity store {path} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
                 )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
             conn.execute("PRAGMA foreign_keys=ON")
-            if version is None:
-                conn.executescript(_SCHEMA)
-                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            conn.executescript(_INDEXES)  # indexes added since the schema version: idempotent
         except sqlite3.Error as exc:
             conn.close()
             raise StoreError(f"identity store {path} is unreadable or corrupt ({exc}); refusing to start") from None
@@ -200,6 +211,21 @@ class IdentityStore:
             conn.close()
             raise
         return cls(conn, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
+
+    @staticmethod
+    def _create(path: Path) -> None:
+        """A new, complete store, built aside and renamed into place: a crash leaves no half store."""
+        tmp = path.with_name(f".{path.name}.new")
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.executescript(_SCHEMA + _INDEXES)
+            conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        finally:
+            conn.close()
+        os.replace(tmp, path)
 
     @staticmethod
     def _schema_version(conn: sqlite3.Connection) -> int | None:
@@ -211,7 +237,10 @@ class IdentityStore:
         row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if row is None:
             raise StoreError("identity store has no schema version")
-        return int(row[0])
+        try:
+            return int(row[0])
+        except ValueError:
+            raise StoreError(f"identity store has an unreadable schema version {row[0]!r}") from None
 
     def close(self) -> None:
         """Close the database connection."""
@@ -239,17 +268,20 @@ class IdentityStore:
 
     # --- admin and provisioner tokens -----------------------------------------------
 
-    def has_admin_token(self) -> bool:
-        """True when an admin token hash is stored."""
-        return self._db.execute("SELECT 1 FROM tokens WHERE kind='admin'").fetchone() is not None
+    def admin_token_origin(self) -> Literal["configured", "generated"] | None:
+        """Where the stored admin token came from, or None when there is none."""
+        row = self._db.execute("SELECT label FROM tokens WHERE kind='admin'").fetchone()
+        if row is None:
+            return None
+        return "configured" if row[0] == "configured" else "generated"
 
-    def set_admin_token(self, token: str) -> None:
+    def set_admin_token(self, token: str, *, origin: Literal["configured", "generated"]) -> None:
         """Make `token` the one admin token (replacing any other)."""
         with self._tx():
             self._db.execute("DELETE FROM tokens WHERE kind='admin'")
             self._db.execute(
-                "INSERT INTO tokens (id, kind, hash, created_at) VALUES ('admin', 'admin', ?, ?)",
-                (hash_token(token), self._clock()),
+                "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES ('admin', 'admin', ?, ?, ?)",
+                (hash_token(token), origin, self._clock()),
             )
 
     def create_api_token(self, label: str | None = None) -> tuple[ApiToken, str]:
@@ -291,6 +323,8 @@ class IdentityStore:
         Conflict when the name is taken or quarantined; `force` (admin only) overrides a
         quarantine, never a live identity.
         """
+        if ttl_seconds is not None and ttl_seconds <= 0:
+            raise InvalidInput("ttl_seconds must be positive")
         now = self._clock()
         expires = None if ttl_seconds is None else now + ttl_seconds
         with self._tx():
@@ -360,7 +394,7 @@ class IdentityStore:
 
     def find_identity(self, address: str) -> Identity | None:
         """The identity row at `address`, expired or not, or None."""
-        local, _, domain = address.lower().rpartition("@")
+        local, _, domain = address.translate(_ASCII_LOWER).rpartition("@")
         if domain != self.domain:
             return None
         row = self._db.execute(
@@ -477,8 +511,9 @@ class IdentityStore:
         )
 
     def forget_messages(self, message_ids: Sequence[str]) -> None:
-        """Drop every mark on messages that left the mailbox."""
-        self._db.executemany("DELETE FROM marks WHERE message_id = ?", [(m,) for m in message_ids])
+        """Drop every mark on messages that left the mailbox (one transaction, indexed)."""
+        with self._tx():
+            self._db.executemany("DELETE FROM marks WHERE message_id = ?", [(m,) for m in message_ids])
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)

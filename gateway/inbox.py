@@ -6,6 +6,7 @@ after the identity's creation (at the source's time resolution), and not deleted
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from gateway.sources.base import MailSource
 __all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View"]
 
 MAX_PAGE: Final = 200
+INLINE_PARSE_BYTES: Final = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,10 @@ class Inbox:
         """The full message; marks it seen for `identity` when `mark_seen`."""
         summary = self.summary(identity, message_id)
         raw = await self.raw(identity, message_id, summary=summary)
-        parsed = parse_message(raw, max_bytes=self._max_bytes)
+        if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
+            parsed = await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
+        else:
+            parsed = parse_message(raw, max_bytes=self._max_bytes)
         if mark_seen:
             self._store.set_seen(identity, message_id, True)
             seen = True

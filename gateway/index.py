@@ -20,7 +20,7 @@ from gateway.fsutil import ensure_private_dir
 
 __all__ = ["Cursor", "Filters", "IndexRecord", "MessageIndex", "Summary"]
 
-SCHEMA_VERSION: Final = 3  # 3: codes and links extracted
+SCHEMA_VERSION: Final = 4  # 3: codes and links extracted; 4: indexes for deletion and retention
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS grants (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS grants_listing ON grants (address, received_at, message_id);
 CREATE INDEX IF NOT EXISTS grants_by_message ON grants (message_id);
+CREATE INDEX IF NOT EXISTS grants_by_dedupe ON grants (dedupe_key);
+CREATE INDEX IF NOT EXISTS messages_by_time ON messages (received_at);
 -- Where removed copies sat in each address's listing: a deleted message stays a paging
 -- cursor (read, delete, ask for the next page). Pruned by retention.
 CREATE TABLE IF NOT EXISTS gone_cursors (

@@ -163,12 +163,20 @@ def test_admin_rotate_writes_a_private_token_file(cli: Cli) -> None:
     assert cli.who(token) is None
 
 
-def test_admin_rotate_refuses_a_configured_token(cli: Cli) -> None:
-    result = cli("admin", "rotate", "--admin-token", "am_configured-admin-token-0123456789")
+def test_admin_rotate_refuses_a_configured_token(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTMAIL_ADMIN_TOKEN", "am_configured-admin-token-0123456789")
+    result = cli("admin", "rotate")
     assert result.code == 2
     assert "configured" in result.err
     assert "am_configured-admin-token-0123456789" not in result.err + result.out
     assert not (cli.data_dir / "admin-token").exists()
+
+
+def test_secrets_are_not_command_line_flags(cli: Cli) -> None:
+    # argv is readable by every user of the machine: secrets come from the environment or files.
+    for flag in ("--admin-token", "--imap-password"):
+        with pytest.raises(SystemExit):
+            cli("identity", "list", flag, "am_configured-admin-token-0123456789")
 
 
 # --- settings and a store that cannot be trusted ----------------------------------------

@@ -16,7 +16,7 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 from litestar.params import FromPath
 
 from gateway.errors import Forbidden, InvalidInput, NotFound, Unauthorized
-from gateway.identities import Identity, IdentityStore, Principal
+from gateway.identities import MAX_TOKEN_CHARS, Identity, IdentityStore, Principal
 from gateway.mail.recipients import normalize_address
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
-_MAX_TOKEN_CHARS: Final = 256
 
 
 class TokenAuth(AbstractAuthenticationMiddleware):
@@ -41,7 +40,7 @@ class TokenAuth(AbstractAuthenticationMiddleware):
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized("send 'Authorization: Bearer <token>'")
-        if len(token) > _MAX_TOKEN_CHARS:
+        if len(token) > MAX_TOKEN_CHARS:
             raise Unauthorized("unknown or revoked token")
         store: IdentityStore = connection.app.state.store
         principal = store.authenticate(token)

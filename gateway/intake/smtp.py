@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 MAX_RECIPIENTS: Final = 100  # RFC 5321 §4.5.3.1.8: servers must take at least 100
 MAX_LINE_BYTES: Final = 64 * 1024  # real HTML mail has long lines; aiosmtpd's 1001 bounces it
 
-Deliver = Callable[[Sequence[bytes]], Awaitable[list[str]]]
+Deliver = Callable[[Sequence[tuple[bytes, bytes]]], Awaitable[list[str]]]
+"""Stores (stamp, body) copies durably; the copies share one body object."""
 
 
 class _GatewaySMTP(SMTP):
@@ -66,14 +67,12 @@ class IntakeHandler:
         received = _received(session, self._hostname, queue_id)
         sender = _header_safe(envelope.mail_from or "")
         copies = [
-            b"".join(
+            (
                 (
-                    f"Return-Path: <{sender}>\r\n".encode(),
-                    f"Delivered-To: {rcpt}\r\n".encode(),
-                    f"X-Original-To: {rcpt}\r\n".encode(),
-                    received.replace("{rcpt}", rcpt).encode(),
-                    body,
-                )
+                    f"Return-Path: <{sender}>\r\nDelivered-To: {rcpt}\r\nX-Original-To: {rcpt}\r\n"
+                    + received.replace("{rcpt}", rcpt)
+                ).encode(),
+                body,  # one body object shared by every copy
             )
             for rcpt in envelope.rcpt_tos
         ]

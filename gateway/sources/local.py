@@ -32,25 +32,20 @@ class Maildir:
         for sub in ("tmp", "new", "cur"):
             ensure_private_dir(root / sub)
 
-    def deliver(self, copies: Sequence[bytes]) -> list[str]:
-        """Write each copy (tmp → fsync → rename into new/) and return their ids. Blocking."""
-        ids = []
-        for data in copies:
-            now = time.time()
-            sec = int(now)
-            usec = int((now - sec) * 1_000_000)
-            name = f"{sec}.M{usec:06d}P{os.getpid()}Q{next(self._counter)}.agentmail"
-            tmp = self.root / "tmp" / name
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.rename(tmp, self.root / "new" / name)
-            ids.append(name)
+    def deliver(self, copies: Sequence[tuple[bytes, bytes]]) -> list[str]:
+        """Write each (stamp, body) copy (tmp → fsync → rename into new/); returns their ids. Blocking.
+
+        The copies of one message share one body object: a 25 MiB message to 100 recipients
+        costs one body in memory, not a hundred.
+        """
+        ids: list[str] = []
+        try:
+            for stamp, body in copies:
+                ids.append(self._write(stamp, body))
+        except OSError:
+            for written in ids:  # all or nothing: the client is told to retry the whole message
+                (self.root / "new" / written).unlink(missing_ok=True)
+            raise
         # The renames are durable only once the directory itself is synced.
         dir_fd = os.open(self.root / "new", os.O_RDONLY)
         try:
@@ -58,6 +53,22 @@ class Maildir:
         finally:
             os.close(dir_fd)
         return ids
+
+    def _write(self, stamp: bytes, body: bytes) -> str:
+        now = time.time()
+        sec = int(now)
+        usec = int((now - sec) * 1_000_000)
+        name = f"{sec}.M{usec:06d}P{os.getpid()}Q{next(self._counter)}.agentmail"
+        tmp = self.root / "tmp" / name
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            _write_all(fd, memoryview(stamp))
+            _write_all(fd, memoryview(body))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(tmp, self.root / "new" / name)
+        return name
 
     def ids(self) -> list[str]:
         """Every message id in new/ and cur/, oldest first."""
@@ -98,6 +109,11 @@ class Maildir:
             path.unlink(missing_ok=True)
 
 
+def _write_all(fd: int, view: memoryview) -> None:
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def received_ts(message_id: str) -> float:
     """Receipt time encoded in a Maildir name we wrote."""
     match = _NAME_RE.match(message_id)
@@ -125,7 +141,7 @@ class LocalSource:
         self._stopped = True
         self._arrived.put_nowait([])
 
-    async def deliver(self, copies: Sequence[bytes]) -> list[str]:
+    async def deliver(self, copies: Sequence[tuple[bytes, bytes]]) -> list[str]:
         """Store copies durably (in a worker thread) and announce them to the sync."""
         ids = await asyncio.to_thread(self.maildir.deliver, copies)
         self._arrived.put_nowait(ids)

@@ -48,7 +48,7 @@ def test_token_format() -> None:
 def test_plaintext_token_never_stored(store: IdentityStore, store_path: Path) -> None:
     _, token = store.create_identity("alice")
     _, api = store.create_api_token("ci")
-    store.set_admin_token("am_admin-secret-for-the-test-only")
+    store.set_admin_token("am_admin-secret-for-the-test-only", origin="configured")
     store.close()
     for suffix in ("", "-wal"):
         path = Path(f"{store_path}{suffix}")
@@ -194,6 +194,20 @@ def test_corrupt_store_fails_closed(store_path: Path) -> None:
         IdentityStore.open(store_path, domain="d.test")
     # ...and the file is left as it was, never replaced by an empty store.
     assert store_path.read_bytes().startswith(b"this is not a database")
+
+
+def test_empty_store_file_fails_closed(store_path: Path) -> None:
+    # A store is created complete and renamed into place, so an empty file means truncation.
+    store_path.parent.mkdir(parents=True)
+    store_path.touch()
+    with pytest.raises(StoreError, match="empty"):
+        IdentityStore.open(store_path, domain="d.test")
+    assert store_path.read_bytes() == b""
+
+
+def test_new_store_leaves_no_temporary_file(store_path: Path) -> None:
+    IdentityStore.open(store_path, domain="d.test").close()
+    assert sorted(p.name for p in store_path.parent.iterdir() if not p.name.startswith("identities.db")) == []
 
 
 def test_foreign_database_fails_closed(store_path: Path) -> None:

@@ -20,7 +20,7 @@ from gateway.fsutil import ensure_private_dir
 
 __all__ = ["Cursor", "Filters", "IndexRecord", "MessageIndex", "Summary"]
 
-SCHEMA_VERSION: Final = 4  # 3: codes and links extracted; 4: indexes for deletion and retention
+SCHEMA_VERSION: Final = 5  # 3: codes and links; 4: indexes for deletion, retention; 5: gone keys
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,14 +50,17 @@ CREATE INDEX IF NOT EXISTS grants_by_message ON grants (message_id);
 CREATE INDEX IF NOT EXISTS grants_by_dedupe ON grants (dedupe_key);
 CREATE INDEX IF NOT EXISTS messages_by_time ON messages (received_at);
 -- Where removed copies sat in each address's listing: a deleted message stays a paging
--- cursor (read, delete, ask for the next page). Pruned by retention.
+-- cursor (read, delete, ask for the next page), and a copy of it delivered later (one per
+-- envelope recipient, possibly seconds apart) grants nothing again. Pruned by retention.
 CREATE TABLE IF NOT EXISTS gone_cursors (
     address TEXT NOT NULL,
     message_id TEXT NOT NULL,
     received_at REAL NOT NULL,
+    dedupe_key TEXT NOT NULL,
     PRIMARY KEY (address, message_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS gone_cursors_by_time ON gone_cursors (received_at);
+CREATE INDEX IF NOT EXISTS gone_cursors_by_key ON gone_cursors (address, dedupe_key);
 """
 
 _SUMMARY_COLUMNS: Final = "m.id, m.received_at, m.size, m.from_header, m.to_json, m.subject, m.codes_json, m.links_json"
@@ -188,8 +191,9 @@ class MessageIndex:
                 # The first copy an address is granted wins; later copies of the same message
                 # (one per envelope recipient) add nothing for it.
                 self._db.executemany(
-                    "INSERT OR IGNORE INTO grants VALUES (?, ?, ?, ?)",
-                    [(address, r.dedupe_key, r.id, r.received_ts) for address in r.grants],
+                    "INSERT OR IGNORE INTO grants SELECT ?, ?, ?, ? WHERE NOT EXISTS"
+                    " (SELECT 1 FROM gone_cursors WHERE address = ? AND dedupe_key = ?)",
+                    [(a, r.dedupe_key, r.id, r.received_ts, a, r.dedupe_key) for a in r.grants],
                 )
             self._db.execute("COMMIT")
         except BaseException:
@@ -202,8 +206,8 @@ class MessageIndex:
         self._db.execute("BEGIN")
         try:
             self._db.executemany(
-                "INSERT OR IGNORE INTO gone_cursors SELECT address, message_id, received_at FROM grants"
-                " WHERE message_id = ?",
+                "INSERT OR IGNORE INTO gone_cursors SELECT address, message_id, received_at, dedupe_key"
+                " FROM grants WHERE message_id = ?",
                 rows,
             )
             self._db.executemany("DELETE FROM messages WHERE id = ?", rows)

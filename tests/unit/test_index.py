@@ -121,3 +121,15 @@ def test_index_of_an_older_schema_is_rebuilt(tmp_path: Path) -> None:
     idx = MessageIndex.open(path)
     assert idx.count() == 0
     idx.close()
+
+
+def test_a_later_copy_of_a_removed_message_grants_nothing_again(index: MessageIndex) -> None:
+    # Copy 1 (To: a, b) is indexed, deleted and expunged; copy 2 of the same message arrives
+    # later (the per-recipient deliveries of one message can be seconds apart).
+    index.add([record("copy-1", 1, {"a@d", "b@d"}, key="k")])
+    index.remove(["copy-1"])
+    index.add([record("copy-2", 1, {"a@d", "b@d"}, key="k")])
+    assert index.listing("a@d", Filters(0), limit=10) == []
+    assert index.listing("b@d", Filters(0), limit=10) == []
+    index.add([record("other", 2, {"a@d"}, key="k2")])
+    assert [s.id for s in index.listing("a@d", Filters(0), limit=10)] == ["other"]

@@ -184,7 +184,7 @@ class IdentityStore:
         elif path.stat().st_mode & 0o077:
             path.chmod(0o600)
         try:
-            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(f"identity store {path} cannot be opened ({exc}); refusing to start") from None
         try:
@@ -437,16 +437,6 @@ class IdentityStore:
         sql += " ORDER BY local_part LIMIT ?"
         args.append(limit)
         return [self._row_to_identity(r) for r in self._db.execute(sql, args)]
-
-    def live_addresses(self, addresses: Iterable[str]) -> list[Identity]:
-        """The live identities among `addresses` (used to decide if a copy is still seen)."""
-        now = self._clock()
-        found = []
-        for address in addresses:
-            identity = self.find_identity(address)
-            if identity is not None and not identity.expired(now):
-                found.append(identity)
-        return found
 
     def rotate(self, identity: Identity) -> str:
         """A new token for `identity`; the old one stops working at once."""

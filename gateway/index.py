@@ -137,7 +137,7 @@ class MessageIndex:
     def _connect(path: Path) -> sqlite3.Connection:
         if not path.exists():
             path.touch(mode=0o600)
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(path, isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")  # a cache: the mailbox is the truth

@@ -473,6 +473,13 @@ class IdentityStore:
         rows = self._db.execute("SELECT message_id FROM marks WHERE identity_id = ? AND deleted = 1", (identity.id,))
         return frozenset(r[0] for r in rows)
 
+    def is_deleted(self, identity: Identity, message_id: str) -> bool:
+        """Whether `identity` deleted (hid) this message: one indexed row, not the whole list."""
+        row = self._db.execute(
+            "SELECT 1 FROM marks WHERE identity_id = ? AND message_id = ? AND deleted = 1", (identity.id, message_id)
+        ).fetchone()
+        return row is not None
+
     def seen_among(self, identity: Identity, message_ids: Sequence[str]) -> frozenset[str]:
         """Which of `message_ids` `identity` has seen."""
         if not message_ids:

@@ -118,7 +118,7 @@ class Inbox:
     def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
         found = self._index.visible(identity.address, message_id, self.visible_since(identity))
-        if found is None or message_id in self._store.deleted_ids(identity):
+        if found is None or self._store.is_deleted(identity, message_id):
             raise NotFound("no such message")
         return found
 
@@ -130,11 +130,10 @@ class Inbox:
             parsed = await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
         else:
             parsed = parse_message(raw, max_bytes=self._max_bytes)
-        if mark_seen:
+        seen = bool(self._store.seen_among(identity, [message_id]))
+        if mark_seen and not seen:  # a durable (fsync'd) write only the first time
             self._store.set_seen(identity, message_id, True)
             seen = True
-        else:
-            seen = bool(self._store.seen_among(identity, [message_id]))
         return FullMessage(View(summary, seen), parsed)
 
     async def raw(self, identity: Identity, message_id: str, *, summary: Summary | None = None) -> bytes:
@@ -161,7 +160,7 @@ class Inbox:
             viewer = self._store.find_identity(address)
             if viewer is None or viewer.expired(time.time()):
                 continue
-            if received >= self.visible_since(viewer) and granted_id not in self._store.deleted_ids(viewer):
+            if received >= self.visible_since(viewer) and not self._store.is_deleted(viewer, granted_id):
                 return  # someone still sees it
         await self._source.expunge(copies)
         self._index.remove(copies)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from litestar import Litestar
@@ -61,11 +61,20 @@ class Gateway:
 def open_store(settings: Settings) -> IdentityStore:
     """The durable identity store of these settings (StoreError when it cannot be trusted)."""
     reserved = {*settings.reserved_local_parts, settings.catchall.partition("@")[0]}
+
+    def message_keys(ids: Sequence[str]) -> dict[str, str]:  # only for upgrading an old store
+        index = MessageIndex.open(settings.data_dir / "index.db")
+        try:
+            return index.keys_of(ids)
+        finally:
+            index.close()
+
     return IdentityStore.open(
         settings.data_dir / "identities.db",
         domain=settings.domain,
         reserved=reserved,
         quarantine_seconds=settings.reuse_quarantine,
+        message_keys=message_keys,
     )
 
 

@@ -108,6 +108,16 @@ class Settings:
     imap_tls: Literal["ssl", "starttls", "none"] = field(
         default="ssl", metadata=_doc("IMAP transport security: ssl, starttls or none (loopback only).")
     )
+    push_listen: str = field(
+        default="",
+        metadata=_doc(
+            "host:port for Dovecot's push notifications, a fast wake-up hint for the imap source"
+            " (loopback or internal network only; empty: off)."
+        ),
+    )
+    push_secret: Secret | None = field(
+        default=None, metadata=_doc("Shared secret Dovecot's push driver sends (the password of its URL).")
+    )
     reuse_quarantine: float = field(
         default=7 * 86400.0,
         metadata=_doc("How long a deleted or expired local part stays unusable (e.g. 7d, 12h, 3600)."),
@@ -127,6 +137,14 @@ class Settings:
     def catchall(self) -> str:
         """The catch-all address, lowercased, with its default filled in."""
         return (self.catchall_address or f"catchall@{self.domain}").lower()
+
+    @property
+    def push_address(self) -> tuple[str, int] | None:
+        """(host, port) of the push listener, or None when it is off."""
+        if not self.push_listen:
+            return None
+        host, _, port = self.push_listen.rpartition(":")
+        return host.strip("[]"), int(port)
 
     @property
     def source_kind(self) -> Literal["local", "imap"]:
@@ -157,7 +175,7 @@ def _convert(f: dataclasses.Field[Any], raw: Any) -> Any:
         return parse_duration(raw)
     if kind in {"data_dir", "admin_token_file"}:
         return Path(raw).expanduser() if raw else None
-    if kind in {"admin_token", "imap_password"}:
+    if kind in {"admin_token", "imap_password", "push_secret"}:
         return Secret(raw) if raw else None
     if kind == "reserved_local_parts":
         return tuple(p.strip().lower() for p in raw.split(",") if p.strip())
@@ -186,6 +204,14 @@ def _validate(s: Settings) -> None:
         raise bad("imap_tls", s.imap_tls, "use ssl, starttls or none")
     if s.log_level not in ("debug", "info", "warning", "error"):
         raise bad("log_level", s.log_level, "use debug, info, warning or error")
+    if s.push_listen:
+        host, sep, port = s.push_listen.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise bad("push_listen", s.push_listen, "use host:port, e.g. 127.0.0.1:8026")
+        if s.push_secret is None or len(s.push_secret.reveal()) < 16:
+            raise bad("push_secret", "***", "AGENTMAIL_PUSH_LISTEN needs a secret of at least 16 characters")
+        if not s.imap_host:
+            raise bad("push_listen", s.push_listen, "push notifications come from Dovecot: set AGENTMAIL_IMAP_HOST")
     if not s.catchall.endswith("@" + s.domain):
         raise bad("catchall_address", s.catchall_address, f"must be an address at {s.domain}")
 

@@ -38,7 +38,8 @@ __all__ = [
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 MAX_TOKEN_CHARS: Final = 256  # longer bearer tokens are refused unread
 TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2  # 2: marks keyed by message key (dedupe key), not by mailbox copy id
+KeyLookup = Callable[[Sequence[str]], dict[str, str]]  # mailbox copy ids -> message keys
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
 
 _SCHEMA: Final = """
@@ -62,6 +63,8 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 CREATE INDEX IF NOT EXISTS tokens_by_identity ON tokens (identity_id);
 CREATE TABLE IF NOT EXISTS quarantine (local_part TEXT PRIMARY KEY, until REAL NOT NULL);
+-- message_id holds the message key (index dedupe key): stable across the copies of one
+-- message and across a mailbox's new UIDVALIDITY, so marks outlive any index rebuild.
 CREATE TABLE IF NOT EXISTS marks (
     identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
     message_id TEXT NOT NULL,
@@ -173,8 +176,13 @@ class IdentityStore:
         reserved: Iterable[str] = (),
         quarantine_seconds: float = 7 * 86400.0,
         clock: Callable[[], float] = time.time,
+        message_keys: KeyLookup | None = None,
     ) -> IdentityStore:
-        """Open (or create) the store at `path`; StoreError when it is unreadable or corrupt."""
+        """Open (or create) the store at `path`; StoreError when it is unreadable or corrupt.
+
+        `message_keys` maps mailbox copy ids to message keys: it upgrades a version 1 store,
+        whose marks were keyed by copy id (marks it cannot map belong to mail that is gone).
+        """
         ensure_private_dir(path.parent)
         if not path.exists():
             cls._create(path)
@@ -196,6 +204,9 @@ class IdentityStore:
             version = cls._schema_version(conn)
             if version is None:
                 raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
+            if version == 1:
+                cls._upgrade_marks(conn, message_keys)
+                version = SCHEMA_VERSION
             if version != SCHEMA_VERSION:
                 raise StoreError(
                     f"identity store {path} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
@@ -226,6 +237,29 @@ class IdentityStore:
         finally:
             conn.close()
         os.replace(tmp, path)
+
+    @staticmethod
+    def _upgrade_marks(conn: sqlite3.Connection, message_keys: KeyLookup | None) -> None:
+        rows = conn.execute("SELECT identity_id, message_id, seen, deleted FROM marks").fetchall()
+        keys = message_keys([str(r[1]) for r in rows]) if message_keys is not None and rows else {}
+        merged: dict[tuple[int, str], tuple[int, int]] = {}
+        for identity_id, copy_id, seen, deleted in rows:
+            key = keys.get(str(copy_id))
+            if key is not None:
+                old_seen, old_deleted = merged.get((int(identity_id), key), (0, 0))
+                merged[(int(identity_id), key)] = (max(old_seen, int(seen)), max(old_deleted, int(deleted)))
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DELETE FROM marks")
+            conn.executemany(
+                "INSERT INTO marks (identity_id, message_id, seen, deleted) VALUES (?, ?, ?, ?)",
+                [(i, k, seen, deleted) for (i, k), (seen, deleted) in merged.items()],
+            )
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     @staticmethod
     def _schema_version(conn: sqlite3.Connection) -> int | None:
@@ -468,8 +502,8 @@ class IdentityStore:
                 deleted.add(message_id)
         return Marks(frozenset(seen), frozenset(deleted))
 
-    def deleted_ids(self, identity: Identity) -> frozenset[str]:
-        """Message ids `identity` deleted (hidden from it)."""
+    def deleted_keys(self, identity: Identity) -> frozenset[str]:
+        """Keys of the messages `identity` deleted (hidden from it)."""
         rows = self._db.execute("SELECT message_id FROM marks WHERE identity_id = ? AND deleted = 1", (identity.id,))
         return frozenset(r[0] for r in rows)
 
@@ -481,7 +515,7 @@ class IdentityStore:
         return row is not None
 
     def seen_among(self, identity: Identity, message_ids: Sequence[str]) -> frozenset[str]:
-        """Which of `message_ids` `identity` has seen."""
+        """Which of these message keys `identity` has seen."""
         if not message_ids:
             return frozenset()
         marks = ",".join("?" * len(message_ids))
@@ -507,8 +541,8 @@ class IdentityStore:
             (identity.id, message_id),
         )
 
-    def forget_messages(self, message_ids: Sequence[str]) -> None:
-        """Drop every mark on messages that left the mailbox (one transaction, indexed)."""
+    def forget_messages(self, message_ids: Iterable[str]) -> None:
+        """Drop every mark on these message keys, whose last copy left the mailbox (one transaction)."""
         with self._tx():
             self._db.executemany("DELETE FROM marks WHERE message_id = ?", [(m,) for m in message_ids])
 

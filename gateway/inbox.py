@@ -93,13 +93,13 @@ class Inbox:
             since_ts=since,
             sender=query.sender or None,
             subject=query.subject or None,
-            exclude=self._store.deleted_ids(identity),
+            exclude=self._store.deleted_keys(identity),
         )
         rows = self._index.listing(identity.address, filters, limit=limit + 1, before=before, after=after)
         more = len(rows) > limit
         rows = rows[:limit]
-        seen = self._store.seen_among(identity, [r.id for r in rows])
-        views = [View(r, r.id in seen) for r in rows]
+        seen = self._store.seen_among(identity, [r.key for r in rows])
+        views = [View(r, r.key in seen) for r in rows]
         last = rows[-1].id if more else None
         if query.after_id is not None:
             return Page(views, None, last)
@@ -118,7 +118,7 @@ class Inbox:
     def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
         found = self._index.visible(identity.address, message_id, self.visible_since(identity))
-        if found is None or self._store.is_deleted(identity, message_id):
+        if found is None or self._store.is_deleted(identity, found.key):
             raise NotFound("no such message")
         return found
 
@@ -130,9 +130,9 @@ class Inbox:
             parsed = await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
         else:
             parsed = parse_message(raw, max_bytes=self._max_bytes)
-        seen = bool(self._store.seen_among(identity, [message_id]))
+        seen = bool(self._store.seen_among(identity, [summary.key]))
         if mark_seen and not seen:  # a durable (fsync'd) write only the first time
-            self._store.set_seen(identity, message_id, True)
+            self._store.set_seen(identity, summary.key, True)
             seen = True
         return FullMessage(View(summary, seen), parsed)
 
@@ -140,7 +140,7 @@ class Inbox:
         """The message as stored in the mailbox."""
         if summary is None:
             self.summary(identity, message_id)
-        stored = await self._source.fetch([message_id])
+        stored = await self._source.fetch([message_id])  # whole: the raw source is never cut
         if not stored:
             raise NotFound("the message is no longer in the mailbox")
         return stored[0].raw
@@ -148,20 +148,19 @@ class Inbox:
     def set_seen(self, identity: Identity, message_id: str, seen: bool) -> View:
         """Set `identity`'s seen mark on one message."""
         summary = self.summary(identity, message_id)
-        self._store.set_seen(identity, message_id, seen)
+        self._store.set_seen(identity, summary.key, seen)
         return View(summary, seen)
 
     async def delete(self, identity: Identity, message_id: str) -> None:
         """Hide the message from `identity`; expunge its copies once no live identity sees them."""
-        self.summary(identity, message_id)
-        self._store.set_deleted(identity, message_id)
+        summary = self.summary(identity, message_id)
+        self._store.set_deleted(identity, summary.key)
         copies, grants = self._index.copies(message_id)
-        for address, granted_id, received in grants:
+        for address, _, received in grants:
             viewer = self._store.find_identity(address)
             if viewer is None or viewer.expired(time.time()):
                 continue
-            if received >= self.visible_since(viewer) and not self._store.is_deleted(viewer, granted_id):
+            if received >= self.visible_since(viewer) and not self._store.is_deleted(viewer, summary.key):
                 return  # someone still sees it
         await self._source.expunge(copies)
-        self._index.remove(copies)
-        self._store.forget_messages(copies)
+        self._store.forget_messages(self._index.remove(copies))

@@ -63,7 +63,9 @@ CREATE INDEX IF NOT EXISTS gone_cursors_by_time ON gone_cursors (received_at);
 CREATE INDEX IF NOT EXISTS gone_cursors_by_key ON gone_cursors (address, dedupe_key);
 """
 
-_SUMMARY_COLUMNS: Final = "m.id, m.received_at, m.size, m.from_header, m.to_json, m.subject, m.codes_json, m.links_json"
+_SUMMARY_COLUMNS: Final = (
+    "m.id, m.received_at, m.size, m.from_header, m.to_json, m.subject, m.codes_json, m.links_json, m.dedupe_key"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,8 @@ class Summary:
     subject: str
     codes_json: str
     links_json: str
+    key: str
+    """The message's dedupe key: what marks hang on, stable across copies and id changes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +111,7 @@ class Cursor:
 
 @dataclass(frozen=True, slots=True)
 class Filters:
-    """What a listing keeps: mail at or after `since_ts`, minus `exclude`, matching the texts."""
+    """What a listing keeps: mail at or after `since_ts`, minus the message keys in `exclude`, matching the texts."""
 
     since_ts: float
     sender: str | None = None
@@ -200,21 +204,41 @@ class MessageIndex:
             self._db.execute("ROLLBACK")
             raise
 
-    def remove(self, ids: Iterable[str]) -> None:
-        """Forget copies that left the mailbox; their listing positions stay usable as cursors."""
+    def remove(self, ids: Iterable[str]) -> set[str]:
+        """Forget copies that left the mailbox; returns the message keys with no copy left.
+
+        Their listing positions stay usable as cursors.
+        """
         rows = [(i,) for i in ids]
         self._db.execute("BEGIN")
         try:
+            keys = {
+                str(r[0])
+                for chunk in _chunks(rows, 500)
+                for r in self._db.execute(
+                    f"SELECT DISTINCT dedupe_key FROM messages WHERE id IN ({','.join('?' * len(chunk))})",  # noqa: S608 - placeholders only
+                    [i for (i,) in chunk],
+                )
+            }
             self._db.executemany(
                 "INSERT OR IGNORE INTO gone_cursors SELECT address, message_id, received_at, dedupe_key"
                 " FROM grants WHERE message_id = ?",
                 rows,
             )
             self._db.executemany("DELETE FROM messages WHERE id = ?", rows)
+            left = {
+                str(r[0])
+                for chunk in _chunks([(k,) for k in keys], 500)
+                for r in self._db.execute(
+                    f"SELECT DISTINCT dedupe_key FROM messages WHERE dedupe_key IN ({','.join('?' * len(chunk))})",  # noqa: S608 - placeholders only
+                    [k for (k,) in chunk],
+                )
+            }
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
+        return keys - left
 
     def clear(self) -> None:
         """Forget everything (the mailbox changed identity: a UIDVALIDITY change)."""
@@ -239,6 +263,19 @@ class MessageIndex:
     def known_ids(self) -> set[str]:
         """Every indexed copy's id."""
         return {r[0] for r in self._db.execute("SELECT id FROM messages")}
+
+    def keys_of(self, ids: Sequence[str]) -> dict[str, str]:
+        """The message key of each of these indexed copies (ids not indexed are left out)."""
+        found: dict[str, str] = {}
+        for chunk in _chunks([(i,) for i in ids], 500):
+            found.update(
+                (str(r[0]), str(r[1]))
+                for r in self._db.execute(
+                    f"SELECT id, dedupe_key FROM messages WHERE id IN ({','.join('?' * len(chunk))})",  # noqa: S608 - placeholders only
+                    [i for (i,) in chunk],
+                )
+            )
+        return found
 
     def count(self) -> int:
         """How many copies are indexed."""
@@ -272,7 +309,7 @@ class MessageIndex:
             sql.append("AND instr(m.subject_fold, ?) > 0")
             args.append(filters.subject.casefold())
         if filters.exclude:
-            sql.append("AND g.message_id NOT IN (SELECT value FROM json_each(?))")
+            sql.append("AND g.dedupe_key NOT IN (SELECT value FROM json_each(?))")
             args.append(json.dumps(sorted(filters.exclude)))
         order = "ASC" if after is not None else "DESC"
         sql.append(f"ORDER BY g.received_at {order}, g.message_id {order} LIMIT ?")
@@ -323,6 +360,10 @@ class _Outdated(Exception):
     """The index was written by another schema version."""
 
 
+def _chunks(rows: Sequence[tuple[str]], size: int) -> list[Sequence[tuple[str]]]:
+    return [rows[i : i + size] for i in range(0, len(rows), size)]
+
+
 def _summary(row: Sequence[object]) -> Summary:
     return Summary(
         id=str(row[0]),
@@ -333,4 +374,5 @@ def _summary(row: Sequence[object]) -> Summary:
         subject=str(row[5]),
         codes_json=str(row[6]),
         links_json=str(row[7]),
+        key=str(row[8]),
     )

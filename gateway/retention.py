@@ -36,8 +36,7 @@ class Retention:
         removed = 0
         while ids := self._index.older_than(cutoff, SWEEP_BATCH):
             await self._source.expunge(ids)
-            self._index.remove(ids)
-            self._store.forget_messages(ids)
+            self._store.forget_messages(self._index.remove(ids))
             removed += len(ids)
         self._index.forget_cursors(cutoff)
         if removed:

@@ -1,7 +1,9 @@
 """Source → parse → match → index: every new mailbox copy is read once and indexed.
 
 On start it reconciles the index with the mailbox (new copies indexed, vanished ones
-forgotten); then it indexes each batch the source announces.
+forgotten); then it indexes each batch the source announces, and reconciles again whenever
+the source says it may have lost track. A new source generation (IMAP UIDVALIDITY) voids
+every indexed id: the index is emptied and rebuilt. Marks survive that, being keyed by message.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 FETCH_BATCH: Final = 16  # copies read at once: at most 16 x the message size limit in memory
 INLINE_BYTES: Final = 256 * 1024  # parse on the event loop below this; above, in a worker thread
+GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> IndexRecord:
@@ -38,11 +41,12 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Ind
         # delivery stamped on top: same Message-ID and same body means the same message.
         dedupe = hashlib.sha256(f"{parsed.message_id}\0{parsed.body_sha256}".encode()).hexdigest()
     else:
-        dedupe = "id:" + stored.id
+        # No Message-ID: only this copy's own bytes name it (stable across id changes).
+        dedupe = "raw:" + hashlib.sha256(stored.raw).hexdigest()
     return IndexRecord(
         id=stored.id,
         received_ts=stored.received_ts,
-        size=len(stored.raw),
+        size=stored.size,
         from_header=parsed.from_header,
         to=parsed.to,
         subject=parsed.subject,
@@ -71,6 +75,12 @@ class Sync:
     async def catch_up(self) -> None:
         """Index every copy the mailbox has and the index lacks; forget vanished ones."""
         present = await self._source.snapshot()
+        generation = self._source.generation
+        if self._index.get_meta(GENERATION_KEY) != generation:
+            if self._index.count():
+                log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
+            self._index.clear()
+            self._index.set_meta(GENERATION_KEY, generation)
         known = self._index.known_ids()
         gone = known.difference(present)
         if gone:
@@ -88,15 +98,18 @@ class Sync:
             # New mail must keep flowing even if the backlog could not be read.
             log.exception("catching up with the mailbox failed; indexing new mail only")
         while True:
-            ids = await self._source.next_batch()
-            if not ids:
+            changes = await self._source.next_batch()
+            if changes is None:
                 return
             try:
-                await self.ingest(ids)
+                if changes.resync:
+                    await self.catch_up()
+                else:
+                    await self.ingest(changes.added)
             except Exception:
                 # One bad batch must not stop the sync: log it, then a full catch-up indexes
                 # whatever the mailbox holds and the index lacks.
-                log.exception("indexing a batch of %d copies failed; catching up", len(ids))
+                log.exception("indexing %d new copies failed; catching up", len(changes.added))
                 try:
                     await self.catch_up()
                 except Exception:
@@ -105,7 +118,7 @@ class Sync:
     async def ingest(self, ids: Sequence[str]) -> None:
         """Fetch, build and index these copies (FETCH_BATCH at a time), then tell the listeners."""
         for start in range(0, len(ids), FETCH_BATCH):
-            stored = await self._source.fetch(ids[start : start + FETCH_BATCH])
+            stored = await self._source.fetch(ids[start : start + FETCH_BATCH], max_bytes=self._max_bytes)
             if sum(len(m.raw) for m in stored) > INLINE_BYTES:
                 # A big message costs a parse of ~0.4 s per 25 MB: never on the event loop.
                 records = await asyncio.to_thread(self._build_all, stored)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
-__all__ = ["MailSource", "StoredMessage"]
+__all__ = ["Changes", "MailSource", "SourceUnavailable", "StoredMessage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +17,24 @@ class StoredMessage:
     received_ts: float
     """Receipt time (UTC epoch seconds) as the store records it: never the sender's Date."""
     raw: bytes
+    """The copy's bytes, possibly cut at the `max_bytes` the caller asked for."""
+    size: int
+    """The copy's full size in the mailbox, even when `raw` was cut."""
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What the mailbox announced: new copies, and whether the sync must reconcile."""
+
+    added: list[str] = field(default_factory=list)
+    """Ids of new copies, in arrival order."""
+    resync: bool = False
+    """The source may have lost track (expunges from outside, a reconnect, a new UIDVALIDITY):
+    compare the whole mailbox with the index."""
+
+
+class SourceUnavailable(Exception):
+    """The mailbox cannot be reached right now (the API answers 503; the sync retries)."""
 
 
 class MailSource(Protocol):
@@ -26,20 +44,24 @@ class MailSource(Protocol):
     resolution: float
     """Granularity of `received_ts` in seconds (IMAP INTERNALDATE: 1.0)."""
 
+    @property
+    def generation(self) -> str:
+        """Names the id space: when it changes (a new UIDVALIDITY) every old id is void."""
+
     async def start(self) -> None:
         """Connect or open; called once before anything else."""
 
     async def stop(self) -> None:
-        """Release every connection and file; pending `next_batch` calls return []."""
+        """Release every connection and file; pending `next_batch` calls return None."""
 
     async def snapshot(self) -> list[str]:
         """Every id currently in the mailbox (start-up and reconcile)."""
 
-    async def next_batch(self) -> list[str]:
-        """Block until new copies arrive and return their ids, in arrival order."""
+    async def next_batch(self) -> Changes | None:
+        """Block until the mailbox changes; None once the source is stopped."""
 
-    async def fetch(self, ids: Sequence[str]) -> list[StoredMessage]:
-        """The copies with these ids; ids no longer in the mailbox are left out."""
+    async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
+        """The copies with these ids, each cut at `max_bytes`; ids no longer there are left out."""
 
     async def expunge(self, ids: Sequence[str]) -> None:
-        """Remove these copies from the mailbox for good."""
+        """Remove these copies from the mailbox for good (ids no longer there are ignored)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from gateway.fsutil import ensure_private_dir
-from gateway.sources.base import StoredMessage
+from gateway.sources.base import Changes, StoredMessage
 
 __all__ = ["LocalSource", "Maildir"]
 
@@ -100,7 +100,7 @@ class Maildir:
             raw = path.read_bytes()
         except FileNotFoundError:
             return None
-        return StoredMessage(message_id, received_ts(message_id), raw)
+        return StoredMessage(message_id, received_ts(message_id), raw, len(raw))
 
     def remove(self, message_id: str) -> None:
         """Delete the copy with this id, if present. Blocking."""
@@ -127,6 +127,7 @@ class LocalSource:
 
     kind = "local"
     resolution = 1e-6
+    generation = "maildir"  # Maildir names never change meaning
 
     def __init__(self, root: Path) -> None:
         self.maildir = Maildir(root)
@@ -137,7 +138,7 @@ class LocalSource:
         """Nothing to connect: the Maildir exists from construction."""
 
     async def stop(self) -> None:
-        """Wake any `next_batch` waiter with an empty batch."""
+        """Wake any `next_batch` waiter: it returns None."""
         self._stopped = True
         self._arrived.put_nowait([])
 
@@ -151,17 +152,19 @@ class LocalSource:
         """Every id in the Maildir."""
         return await asyncio.to_thread(self.maildir.ids)
 
-    async def next_batch(self) -> list[str]:
+    async def next_batch(self) -> Changes | None:
         """Wait for deliveries, then return every id delivered since the last call."""
         if self._stopped:
-            return []
+            return None
         batch = list(await self._arrived.get())
         while not self._arrived.empty():
             batch.extend(self._arrived.get_nowait())
-        return batch
+        if self._stopped:
+            return None
+        return Changes(batch)
 
-    async def fetch(self, ids: Sequence[str]) -> list[StoredMessage]:
-        """Read these copies from disk."""
+    async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
+        """Read these copies from disk (whole: the intake never stores more than the limit)."""
 
         def read_all() -> list[StoredMessage]:
             return [m for m in map(self.maildir.read, ids) if m is not None]

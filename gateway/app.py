@@ -26,7 +26,7 @@ from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.system import health
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
-from gateway.config import SettingError, Settings
+from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.identities import IdentityStore
 from gateway.inbox import Inbox
@@ -34,7 +34,9 @@ from gateway.index import MessageIndex
 from gateway.intake.smtp import start_smtp_server
 from gateway.retention import Retention
 from gateway.sources.base import MailSource
+from gateway.sources.imap import ImapConfig, ImapSource
 from gateway.sources.local import LocalSource
+from gateway.sources.push import start_push_listener
 from gateway.sync import Sync
 
 __all__ = ["Gateway", "create_app", "open_store"]
@@ -56,6 +58,7 @@ class Gateway:
     inbox: Inbox
     retention: Retention
     smtp_address: tuple[str, int] | None = None
+    push_address: tuple[str, int] | None = None
 
 
 def open_store(settings: Settings) -> IdentityStore:
@@ -90,8 +93,9 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
     index = MessageIndex.open(settings.data_dir / "index.db")
     if source is None:
         if settings.source_kind == "imap":
-            raise SettingError("AGENTMAIL_IMAP_HOST is set, but this version has only the embedded source")
-        source = LocalSource(settings.data_dir / "maildir")
+            source = ImapSource(ImapConfig.from_settings(settings))
+        else:
+            source = LocalSource(settings.data_dir / "maildir")
     sync = Sync(source, index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
     inbox = Inbox(store, index, source, max_bytes=settings.max_message_bytes)
     retention = Retention(source, index, store, days=settings.retention_days)
@@ -104,7 +108,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        smtp = None
+        smtp = push = None
         await gw.source.start()
         sync = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
@@ -121,14 +125,20 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                 host, port = smtp.sockets[0].getsockname()[:2]
                 gw.smtp_address = (host, port)
                 log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)
+            if isinstance(gw.source, ImapSource) and settings.push_address is not None:
+                assert settings.push_secret is not None  # checked with the settings
+                push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), gw.source.hint)
+                gw.push_address = push.sockets[0].getsockname()[:2]
+                log.info("Dovecot push listener on %s:%d", *gw.push_address)
             yield
         finally:
-            if smtp is not None:
-                smtp.close()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(smtp.wait_closed(), timeout=5)
+            for server in (smtp, push):
+                if server is not None:
+                    server.close()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(server.wait_closed(), timeout=5)
             retention.cancel()
-            await gw.source.stop()  # the sync's next_batch returns [] and it ends
+            await gw.source.stop()  # the sync's next_batch returns None and it ends
             _, pending = await asyncio.wait([sync, retention], timeout=5)
             for task in pending:  # never close the stores under a running task
                 task.cancel()

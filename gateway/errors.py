@@ -8,6 +8,7 @@
     ├── NotFound            404  no such identity, message or token
     ├── Conflict            409  the name is taken or quarantined
     ├── TooLarge            413  a body over the limit
+    ├── SourceUnavailable   503  the mailbox (Dovecot) cannot be reached right now
     └── StoreError          the durable store is unreadable or corrupt (stops start-up)
 
 `api/exceptions.py` maps these to HTTP in one place; the SMTP intake maps its own.
@@ -22,6 +23,7 @@ __all__ = [
     "InvalidInput",
     "InvalidName",
     "NotFound",
+    "SourceUnavailable",
     "StoreError",
     "TooLarge",
     "Unauthorized",
@@ -86,6 +88,14 @@ class TooLarge(GatewayError):
 
     code = "too_large"
     status = 413
+
+
+class SourceUnavailable(GatewayError):
+    """The mailbox cannot be reached right now; the sync retries on its own."""
+
+    code = "mail_unavailable"
+    status = 503
+    retry_after = 5
 
 
 class StoreError(GatewayError):

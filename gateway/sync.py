@@ -20,7 +20,7 @@ from gateway.index import IndexRecord, MessageIndex
 from gateway.mail.extract import extract
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
-from gateway.sources.base import MailSource, StoredMessage
+from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
 
 __all__ = ["Sync", "build_record"]
 
@@ -94,6 +94,8 @@ class Sync:
         """Catch up, then index each batch the source announces until it stops."""
         try:
             await self.catch_up()
+        except SourceUnavailable as exc:
+            log.warning("catching up with the mailbox failed (%s); the source calls for it again", exc)
         except Exception:
             # New mail must keep flowing even if the backlog could not be read.
             log.exception("catching up with the mailbox failed; indexing new mail only")
@@ -106,6 +108,9 @@ class Sync:
                     await self.catch_up()
                 else:
                     await self.ingest(changes.added)
+            except SourceUnavailable as exc:
+                # The source retries and calls for a reconcile once it is back.
+                log.warning("the mailbox went away while indexing (%s)", exc)
             except Exception:
                 # One bad batch must not stop the sync: log it, then a full catch-up indexes
                 # whatever the mailbox holds and the index lacks.

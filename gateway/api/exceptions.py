@@ -13,7 +13,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from gateway.errors import GatewayError
+from gateway.errors import GatewayError, SourceUnavailable
 
 __all__ = ["EXCEPTION_HANDLERS"]
 
@@ -42,7 +42,8 @@ def _error(status: int, code: str, detail: str, headers: dict[str, str] | None =
 
 
 def _gateway_error(_: Request[Any, Any, Any], exc: GatewayError) -> Response[Any]:
-    return _error(exc.status, exc.code, exc.detail)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, SourceUnavailable) else None
+    return _error(exc.status, exc.code, exc.detail, headers)
 
 
 def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from gateway.errors import SourceUnavailable
+
 __all__ = ["Changes", "MailSource", "SourceUnavailable", "StoredMessage"]
 
 
@@ -31,10 +33,6 @@ class Changes:
     resync: bool = False
     """The source may have lost track (expunges from outside, a reconnect, a new UIDVALIDITY):
     compare the whole mailbox with the index."""
-
-
-class SourceUnavailable(Exception):
-    """The mailbox cannot be reached right now (the API answers 503; the sync retries)."""
 
 
 class MailSource(Protocol):

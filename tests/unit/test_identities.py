@@ -5,6 +5,7 @@ from __future__ import annotations
 import hmac
 import sqlite3
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,35 @@ def test_unreadable_store_fails_closed(store_path: Path, clock: Clock) -> None:
     store_path.mkdir()  # a directory where the file should be: unreadable as a database
     with pytest.raises(StoreError):
         IdentityStore.open(store_path, domain="d.test")
+
+
+def test_version_1_store_upgrades_marks_to_message_keys(store_path: Path) -> None:
+    store = IdentityStore.open(store_path, domain="d.test")
+    a, _ = store.create_identity("a")
+    # Write marks as a version 1 store kept them: by mailbox copy id.
+    store.set_seen(a, "copy-1", True)
+    store.set_deleted(a, "copy-2")
+    store.set_seen(a, "copy-3", True)  # a second copy of the message of copy-1
+    store.set_seen(a, "gone", True)  # its mail left the mailbox: nothing to map it to
+    store.close()
+    conn = sqlite3.connect(store_path)
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+    keys = {"copy-1": "key-A", "copy-2": "key-B", "copy-3": "key-A"}
+    asked: list[str] = []
+
+    def message_keys(ids: Sequence[str]) -> dict[str, str]:
+        asked.extend(ids)
+        return {i: keys[i] for i in ids if i in keys}
+
+    upgraded = IdentityStore.open(store_path, domain="d.test", message_keys=message_keys)
+    a = upgraded.get_identity("a@d.test")
+    assert upgraded.marks(a).seen == {"key-A"} and upgraded.marks(a).deleted == {"key-B"}
+    assert sorted(asked) == ["copy-1", "copy-2", "copy-3", "gone"]
+    upgraded.close()
+    # Upgraded once: opening again asks nothing and keeps the marks.
+    again = IdentityStore.open(store_path, domain="d.test", message_keys=lambda ids: pytest.fail("asked again"))
+    assert again.marks(again.get_identity("a@d.test")).seen == {"key-A"}
+    again.close()

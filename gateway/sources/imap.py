@@ -1,0 +1,444 @@
+"""The production mailbox: Dovecot's catch-all INBOX over IMAP, through imapclient.
+
+imapclient is blocking and not thread-safe, so each of the two connections is owned by one
+thread and nothing else touches it:
+
+- the *watcher* (its own thread) sits in IDLE on a read-only EXAMINE of INBOX and wakes the
+  sync on EXISTS; on EXPUNGE it asks for a reconcile. Every HEARTBEAT seconds it leaves IDLE
+  for a NOOP — Dovecot's IDLE is debounced by ~0.5 s while a NOOP sees new mail at once, and a
+  lost IDLE event then costs at most one heartbeat. Re-entering IDLE each time also stays far
+  below the 29-minute limit of RFC 2177. If it dies it reconnects with backoff; meanwhile
+  `next_batch` polls every heartbeat.
+- the *reader* (a one-thread executor) runs every command: UID SEARCH, UID FETCH, STORE and
+  UID EXPUNGE. It reconnects on demand.
+
+So the gateway never holds more than two IMAP connections, however many clients it serves.
+Dovecot's push notifications (see `gateway/sources/push.py`) only call `hint()`.
+
+Ids are `<UIDVALIDITY>.<UID as 10 digits>`: stable while UIDVALIDITY is, and their string
+order is UID order, so listings sort by INTERNALDATE, then UID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal, TypeVar
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError, LoginError
+
+from gateway.config import Settings
+from gateway.sources.base import Changes, SourceUnavailable, StoredMessage
+
+__all__ = ["ImapConfig", "ImapSource"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+HEARTBEAT: Final = 3.0  # seconds between NOOPs in the watcher, and between polls without it
+RECONCILE_EVERY: Final = 300.0  # full mailbox/index comparison even when nothing said so
+EXPUNGE_SETTLE: Final = 1.0  # coalesce a burst of EXPUNGEs into one reconcile
+BACKOFF_MAX: Final = 30.0
+FETCH_CHUNK: Final = 500  # UIDs per SEARCH/STORE/EXPUNGE command line
+_ID_UID_DIGITS: Final = 10  # UIDs are 32-bit: at most 10 digits
+_NETWORK_ERRORS: Final = (OSError, IMAPClientError, EOFError)
+
+
+@dataclass(frozen=True, slots=True)
+class ImapConfig:
+    """Where the catch-all account lives and how to log in."""
+
+    host: str
+    port: int
+    user: str
+    password: str
+    tls: Literal["ssl", "starttls", "none"] = "ssl"
+    timeout: float = 30.0
+    """Socket timeout of every command; IDLE waits use their own."""
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ImapConfig:
+        """The IMAP part of the gateway's settings."""
+        password = settings.imap_password.reveal() if settings.imap_password is not None else ""
+        return cls(settings.imap_host, settings.imap_port, settings.imap_user, password, settings.imap_tls)
+
+    def __repr__(self) -> str:  # the password stays out of logs and tracebacks
+        return f"ImapConfig(host={self.host!r}, port={self.port}, user={self.user!r}, tls={self.tls!r})"
+
+
+def message_id(uidvalidity: int, uid: int) -> str:
+    """The stable id of one mailbox copy."""
+    return f"{uidvalidity}.{uid:0{_ID_UID_DIGITS}d}"
+
+
+def parse_id(text: str) -> tuple[int, int] | None:
+    """(UIDVALIDITY, UID) of an id we made, or None for anything else."""
+    validity, dot, uid = text.partition(".")
+    if not dot or not validity.isdigit() or not uid.isdigit() or len(uid) != _ID_UID_DIGITS:
+        return None
+    return int(validity), int(uid)
+
+
+def connect(config: ImapConfig, *, readonly: bool) -> tuple[IMAPClient, int]:
+    """A logged-in client with INBOX selected, and the mailbox's UIDVALIDITY. Blocking."""
+    context = ssl.create_default_context()
+    client = IMAPClient(
+        config.host, port=config.port, ssl=config.tls == "ssl", ssl_context=context, timeout=config.timeout
+    )
+    try:
+        client.normalise_times = False  # tz-aware INTERNALDATEs: never the host's local time
+        if config.tls == "starttls":
+            client.starttls(context)
+        client.login(config.user, config.password)
+        selected = client.select_folder("INBOX", readonly=readonly)
+        return client, int(selected[b"UIDVALIDITY"])
+    except BaseException:
+        _close(client)
+        raise
+
+
+def _close(client: IMAPClient) -> None:
+    with contextlib.suppress(Exception):
+        client.shutdown()
+
+
+class ImapSource:
+    """Dovecot's catch-all INBOX as a MailSource: one watcher connection, one reader."""
+
+    kind = "imap"
+    resolution = 1.0  # INTERNALDATE has whole seconds
+
+    def __init__(
+        self,
+        config: ImapConfig,
+        *,
+        heartbeat: float = HEARTBEAT,
+        reconcile_every: float = RECONCILE_EVERY,
+        connector: Callable[..., tuple[IMAPClient, int]] = connect,
+    ) -> None:
+        self._config = config
+        self._heartbeat = heartbeat
+        self._reconcile_every = reconcile_every
+        self._connect = connector
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._reader_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="imap-reader")
+        self._reader: IMAPClient | None = None  # touched only on the reader thread
+        self._uidvalidity: int | None = None
+        self._last_uid = 0  # highest UID announced or snapshotted; reader thread only
+        self._stopping = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self._watch_client: IMAPClient | None = None
+        self._watching = False  # the watcher is in IDLE: no need to poll
+        self._reader_down = False
+        self._started = False  # connections made after start() returned call for a reconcile
+        self._wake = asyncio.Event()
+        self._reasons: list[str] = []
+        self._resync_at: float | None = None  # when a reconcile is due (monotonic)
+        self._next_reconcile = 0.0
+        self.woken_by: Counter[str] = Counter()
+        """New copies found per wake-up path: push, idle, heartbeat, poll, reconnect, start."""
+
+    @property
+    def generation(self) -> str:
+        """The UIDVALIDITY of INBOX as the reader last saw it."""
+        return f"imap:{self._uidvalidity}"
+
+    @property
+    def connected(self) -> bool:
+        """Whether the watcher sits in IDLE right now."""
+        return self._watching
+
+    # --- lifecycle --------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect the reader (retried later if Dovecot is down) and start the watcher."""
+        self._loop = asyncio.get_running_loop()
+        self._next_reconcile = time.monotonic() + self._reconcile_every
+        try:
+            await self._on_reader(lambda client: None)
+        except SourceUnavailable as exc:
+            log.warning("%s; retrying in the background", exc)
+        self._started = True
+        self._watcher = threading.Thread(target=self._watch, name="imap-watcher", daemon=True)
+        self._watcher.start()
+        self._notify("start")
+
+    async def stop(self) -> None:
+        """Close both connections; a pending `next_batch` returns None."""
+        self._stopping.set()
+        self._wake.set()
+        client = self._watch_client
+        if client is not None:
+            # Wakes the watcher out of its poll() at once; it then closes the connection.
+            with contextlib.suppress(OSError):
+                client.socket().shutdown(socket.SHUT_RDWR)
+        if self._watcher is not None:
+            await asyncio.to_thread(self._watcher.join, 10)
+        await asyncio.get_running_loop().run_in_executor(self._reader_pool, self._drop_reader)
+        self._reader_pool.shutdown(wait=True)
+
+    def hint(self, reason: str = "push") -> None:
+        """Something may have arrived (a push from Dovecot): look now. Content-free, coalesced."""
+        self._notify(reason)
+
+    def _notify(self, reason: str, *, resync: bool = False) -> None:
+        """Wake `next_batch`; safe from any thread."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+
+        def wake() -> None:
+            if resync and self._resync_at is None:
+                self._resync_at = time.monotonic() + EXPUNGE_SETTLE
+            self._reasons.append(reason)
+            self._wake.set()
+
+        if _running_loop() is loop:
+            wake()
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
+                loop.call_soon_threadsafe(wake)
+
+    # --- MailSource -------------------------------------------------------------------
+
+    async def snapshot(self) -> list[str]:
+        """Every id in INBOX, oldest UID first."""
+
+        def search(client: IMAPClient) -> list[str]:
+            client.noop()  # see _new_uids
+            uids = sorted(int(u) for u in client.search("ALL"))
+            if uids:
+                self._last_uid = max(self._last_uid, uids[-1])
+            assert self._uidvalidity is not None
+            return [message_id(self._uidvalidity, u) for u in uids]
+
+        return await self._on_reader(search)
+
+    async def next_batch(self) -> Changes | None:
+        """Wait for a wake-up (IDLE, push, heartbeat) and return the UIDs that are new."""
+        while not self._stopping.is_set():
+            timeout = self._wait_budget()
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except TimeoutError:
+                self._reasons.append("poll")
+            self._wake.clear()
+            if self._stopping.is_set():
+                break
+            reasons, self._reasons = self._reasons, []
+            now = time.monotonic()
+            if (self._resync_at is not None and now >= self._resync_at) or now >= self._next_reconcile:
+                self._resync_at = None
+                self._next_reconcile = now + self._reconcile_every
+                return Changes(resync=True)
+            try:
+                validity_before = self._uidvalidity
+                new = await self._on_reader(self._new_uids)
+            except SourceUnavailable:
+                continue  # logged once by _on_reader; polled again after a heartbeat
+            if self._uidvalidity != validity_before and validity_before is not None:
+                return Changes(resync=True)
+            if new:
+                self.woken_by[reasons[0] if reasons else "poll"] += len(new)
+                return Changes(new)
+        return None
+
+    def _wait_budget(self) -> float | None:
+        """How long `next_batch` may sleep: forever while IDLE watches, else one heartbeat."""
+        deadlines = [self._next_reconcile - time.monotonic()]
+        if self._resync_at is not None:
+            deadlines.append(self._resync_at - time.monotonic())
+        if not self._watching or self._reader_down:
+            deadlines.append(self._heartbeat)
+        return max(0.0, min(deadlines))
+
+    def _new_uids(self, client: IMAPClient) -> list[str]:
+        # Dovecot refreshes a session's view of the mailbox on NOOP, not on every SEARCH.
+        client.noop()
+        # `n:*` always includes the highest UID, even below n (RFC 3501): filter.
+        uids = sorted(u for u in map(int, client.search(["UID", f"{self._last_uid + 1}:*"])) if u > self._last_uid)
+        if not uids:
+            return []
+        self._last_uid = uids[-1]
+        assert self._uidvalidity is not None
+        return [message_id(self._uidvalidity, u) for u in uids]
+
+    async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
+        """These copies with INTERNALDATE and size; bodies cut at `max_bytes` (BODY.PEEK: no \\Seen)."""
+
+        def fetch(client: IMAPClient) -> list[StoredMessage]:
+            uids = self._current_uids(ids)
+            if not uids:
+                return []
+            part = b"BODY.PEEK[]" if max_bytes is None else f"BODY.PEEK[]<0.{max_bytes}>".encode()
+            data = client.fetch(uids, [b"INTERNALDATE", b"RFC822.SIZE", part])
+            assert self._uidvalidity is not None
+            found = []
+            for uid in uids:
+                item = data.get(uid)
+                if item is None:
+                    continue  # expunged meanwhile
+                raw = _body(item)
+                when = item.get(b"INTERNALDATE")
+                received = when.timestamp() if isinstance(when, datetime) else 0.0
+                size = int(item.get(b"RFC822.SIZE", len(raw)))
+                found.append(StoredMessage(message_id(self._uidvalidity, uid), received, raw, size))
+            return found
+
+        return await self._on_reader(fetch)
+
+    async def expunge(self, ids: Sequence[str]) -> None:
+        """Flag these copies \\Deleted and expunge exactly them (UID EXPUNGE, RFC 4315)."""
+
+        def expunge(client: IMAPClient) -> None:
+            uids = self._current_uids(ids)
+            for start in range(0, len(uids), FETCH_CHUNK):
+                chunk = uids[start : start + FETCH_CHUNK]
+                client.add_flags(chunk, [b"\\Deleted"], silent=True)
+                if client.has_capability("UIDPLUS"):
+                    client.uid_expunge(chunk)
+                else:  # rare today; this also expunges anything else flagged \Deleted
+                    client.expunge()
+
+        await self._on_reader(expunge)
+
+    def _current_uids(self, ids: Sequence[str]) -> list[int]:
+        """UIDs of the ids that belong to the current UIDVALIDITY (older ids are gone)."""
+        uids = []
+        for text in ids:
+            parsed = parse_id(text)
+            if parsed is not None and parsed[0] == self._uidvalidity:
+                uids.append(parsed[1])
+        return uids
+
+    # --- the reader ---------------------------------------------------------------------
+
+    async def _on_reader(self, job: Callable[[IMAPClient], T]) -> T:
+        """Run `job` on the reader thread with a live connection; one reconnect on failure."""
+        if self._stopping.is_set():
+            raise SourceUnavailable("the gateway is stopping")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader_pool, self._run_on_reader, job)
+
+    def _run_on_reader(self, job: Callable[[IMAPClient], T]) -> T:
+        for attempt in (1, 2):
+            try:
+                client = self._reader_client()
+                result = job(client)
+            except LoginError:
+                self._drop_reader()
+                self._reader_failed("the IMAP server refused the login (check AGENTMAIL_IMAP_USER/PASSWORD)")
+            except _NETWORK_ERRORS as exc:
+                self._drop_reader()
+                if attempt == 2:
+                    self._reader_failed(f"the IMAP server is unreachable ({type(exc).__name__})")
+            else:
+                if self._reader_down:
+                    log.info("IMAP reader connection is back")
+                    self._reader_down = False
+                return result
+        raise AssertionError("unreachable")
+
+    def _reader_failed(self, why: str) -> None:
+        if not self._reader_down:
+            log.warning("%s; retrying every %.0f s", why, self._heartbeat)
+        self._reader_down = True
+        raise SourceUnavailable(why)
+
+    def _reader_client(self) -> IMAPClient:
+        if self._reader is None:
+            client, validity = self._connect(self._config, readonly=False)
+            if self._uidvalidity is not None and validity != self._uidvalidity:
+                log.warning("INBOX has a new UIDVALIDITY (%d, was %d): every id changes", validity, self._uidvalidity)
+                self._last_uid = 0
+            if self._started:
+                # A reconnect: anything may have been expunged meanwhile, or the start-up
+                # catch-up may have failed while the server was away.
+                self._notify("reconnect", resync=True)
+            self._uidvalidity = validity
+            self._reader = client
+        return self._reader
+
+    def _drop_reader(self) -> None:
+        if self._reader is not None:
+            _close(self._reader)
+            self._reader = None
+
+    # --- the watcher --------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        """The watcher thread: IDLE + NOOP heartbeat, reconnecting with backoff until stopped."""
+        backoff = 0.5
+        while not self._stopping.is_set():
+            try:
+                client, _ = self._connect(self._config, readonly=True)
+            except Exception as exc:
+                if backoff == 0.5:
+                    log.warning("IMAP IDLE connection failed (%s); polling meanwhile", type(exc).__name__)
+                self._stopping.wait(backoff)
+                backoff = min(backoff * 2, BACKOFF_MAX)
+                continue
+            self._watch_client = client
+            if self._stopping.is_set():
+                _close(client)
+                break
+            if backoff > 0.5:
+                log.info("IMAP IDLE connection is back")
+            backoff = 0.5
+            self._watching = True
+            self._notify("reconnect")  # whatever arrived while nobody watched
+            try:
+                self._idle_loop(client)
+            except Exception as exc:
+                if not self._stopping.is_set():
+                    log.warning("IMAP IDLE connection lost (%s); polling meanwhile", type(exc).__name__)
+                    backoff = 1.0
+            finally:
+                self._watching = False
+                self._watch_client = None
+                _close(client)
+                self._notify("poll")  # so next_batch starts polling now
+
+    def _idle_loop(self, client: IMAPClient) -> None:
+        while not self._stopping.is_set():
+            client.idle()
+            heard = client.idle_check(timeout=self._heartbeat)
+            if self._stopping.is_set():
+                return
+            _, more = client.idle_done()
+            _, polled = client.noop()
+            self._react(heard, "idle")
+            self._react([*more, *polled], "heartbeat")
+
+    def _react(self, responses: Sequence[Any], reason: str) -> None:
+        kinds = {r[1] for r in responses if isinstance(r, tuple) and len(r) >= 2 and isinstance(r[0], int)}
+        if b"EXPUNGE" in kinds:
+            self._notify(reason, resync=True)
+        if b"EXISTS" in kinds:
+            self._notify(reason)
+
+
+def _body(item: dict[bytes, Any]) -> bytes:
+    for key, value in item.items():
+        if key.startswith(b"BODY[") and isinstance(value, bytes):
+            return value
+    return b""
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None

@@ -1,0 +1,1 @@
+"""Tests against a real Postfix + Dovecot stack (tests/mailstack)."""

@@ -23,7 +23,7 @@ from gateway.admin_token import ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
-from gateway.api.controllers.system import health
+from gateway.api.controllers.system import HealthOut, health
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.config import Settings
@@ -59,6 +59,14 @@ class Gateway:
     retention: Retention
     smtp_address: tuple[str, int] | None = None
     push_address: tuple[str, int] | None = None
+    sync_task: asyncio.Task[None] | None = None
+
+    def health(self) -> HealthOut:
+        """What /health reports: failing once the sync task ended while the gateway runs."""
+        syncing = self.sync_task is not None and not self.sync_task.done()
+        return HealthOut(
+            "ok" if syncing else "failing", self.source.kind, "ok" if self.source.reachable else "unreachable"
+        )
 
 
 def open_store(settings: Settings) -> IdentityStore:
@@ -110,7 +118,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         smtp = push = None
         await gw.source.start()
-        sync = asyncio.create_task(gw.sync.run(), name="sync")
+        sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")
         try:
@@ -152,7 +160,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         dependencies={
             "store": Provide(lambda: gw.store, sync_to_thread=False),
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
-            "source_kind": Provide(lambda: gw.source.kind, sync_to_thread=False),
+            "health_state": Provide(gw.health, sync_to_thread=False),
         },
         middleware=[lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
         exception_handlers=EXCEPTION_HANDLERS,

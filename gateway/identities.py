@@ -38,7 +38,7 @@ __all__ = [
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 MAX_TOKEN_CHARS: Final = 256  # longer bearer tokens are refused unread
 TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
-SCHEMA_VERSION: Final = 2  # 2: marks keyed by message key (dedupe key), not by mailbox copy id
+SCHEMA_VERSION: Final = 2  # 2: marks keyed by message key, not by mailbox copy id; identities.reused
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]  # mailbox copy ids -> message keys
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
 
@@ -50,7 +50,10 @@ CREATE TABLE IF NOT EXISTS identities (
     created_at REAL NOT NULL,
     expires_at REAL,
     label TEXT,
-    created_by TEXT
+    created_by TEXT,
+    reused INTEGER NOT NULL DEFAULT 0,  -- the name had an earlier owner (see Identity.reused)
+    fence_generation TEXT,  -- see Identity.fence
+    fence_id TEXT
 );
 CREATE INDEX IF NOT EXISTS identities_by_creator ON identities (created_by, local_part);
 CREATE TABLE IF NOT EXISTS tokens (
@@ -73,6 +76,9 @@ CREATE TABLE IF NOT EXISTS marks (
     PRIMARY KEY (identity_id, message_id)
 ) WITHOUT ROWID;
 """
+_IDENTITY_COLUMNS: Final = (
+    "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
+)
 _INDEXES: Final = """
 CREATE INDEX IF NOT EXISTS marks_by_message ON marks (message_id);
 """
@@ -104,6 +110,12 @@ class Identity:
     label: str | None
     created_by: str | None
     """Id of the provisioner token that made it, or None when the admin did."""
+    reused: bool = False
+    """The name had an earlier owner: without a fence, mail from the very second of creation
+    is not shown when the source's times are that coarse (IMAP's whole seconds)."""
+    fence: tuple[str, str] | None = None
+    """(source generation, id): in that generation, the identity sees exactly the copies whose
+    ids sort at or after the id (IMAP: UIDNEXT at creation). Finer than whole-second times."""
 
     @property
     def created_at(self) -> datetime:
@@ -250,6 +262,9 @@ class IdentityStore:
                 merged[(int(identity_id), key)] = (max(old_seen, int(seen)), max(old_deleted, int(deleted)))
         conn.execute("BEGIN IMMEDIATE")
         try:
+            conn.execute("ALTER TABLE identities ADD COLUMN reused INTEGER NOT NULL DEFAULT 0")
+            conn.execute("ALTER TABLE identities ADD COLUMN fence_generation TEXT")
+            conn.execute("ALTER TABLE identities ADD COLUMN fence_id TEXT")
             conn.execute("DELETE FROM marks")
             conn.executemany(
                 "INSERT INTO marks (identity_id, message_id, seen, deleted) VALUES (?, ?, ?, ?)",
@@ -351,6 +366,7 @@ class IdentityStore:
         label: str | None = None,
         created_by: str | None = None,
         force: bool = False,
+        fence: tuple[str, str] | None = None,
     ) -> tuple[Identity, str]:
         """A new identity and its token (plaintext, returned only here).
 
@@ -365,16 +381,20 @@ class IdentityStore:
             if local_part is None:
                 for _ in range(_RANDOM_NAME_TRIES):
                     local = random_local_part()
-                    if self._name_free(local, now, force=False):
+                    try:
+                        reused = self._claim_name(local, now, force=False)
                         break
+                    except Conflict:
+                        continue
                 else:
                     raise Conflict("could not find a free random name; try again")
             else:
                 local = check_local_part(local_part, reserved=self._reserved)
-                self._claim_name(local, now, force=force)
+                reused = self._claim_name(local, now, force=force)
             cur = self._db.execute(
-                "INSERT INTO identities (local_part, created_at, expires_at, label, created_by) VALUES (?, ?, ?, ?, ?)",
-                (local, now, expires, label, created_by),
+                "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
+                " fence_generation, fence_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (local, now, expires, label, created_by, int(reused), *(fence or (None, None))),
             )
             identity_id = cur.lastrowid
             assert identity_id is not None
@@ -383,18 +403,13 @@ class IdentityStore:
                 "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (?, 'identity', ?, ?, ?)",
                 (f"id_{identity_id}", hash_token(token), identity_id, now),
             )
-        identity = Identity(identity_id, f"{local}@{self.domain}", local, now, expires, label, created_by)
+        identity = Identity(
+            identity_id, f"{local}@{self.domain}", local, now, expires, label, created_by, reused, fence
+        )
         return identity, token
 
-    def _name_free(self, local: str, now: float, *, force: bool) -> bool:
-        try:
-            self._claim_name(local, now, force=force)
-        except Conflict:
-            return False
-        return True
-
-    def _claim_name(self, local: str, now: float, *, force: bool) -> None:
-        """Clear the way for `local`, or raise Conflict; runs inside a transaction."""
+    def _claim_name(self, local: str, now: float, *, force: bool) -> bool:
+        """Clear the way for `local` (True if it had an earlier owner), or raise Conflict; in a transaction."""
         row = self._db.execute("SELECT id, expires_at FROM identities WHERE local_part = ?", (local,)).fetchone()
         if row is not None:
             expires = row[1]
@@ -410,6 +425,7 @@ class IdentityStore:
                 " the admin may pass force"
             )
         self._db.execute("DELETE FROM quarantine WHERE local_part = ?", (local,))
+        return until is not None
 
     def _retire(self, identity_id: int, local: str, since: float) -> None:
         self._db.execute("DELETE FROM identities WHERE id = ?", (identity_id,))
@@ -432,14 +448,14 @@ class IdentityStore:
         if domain != self.domain:
             return None
         row = self._db.execute(
-            "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE local_part = ?",
+            f"SELECT {_IDENTITY_COLUMNS} FROM identities WHERE local_part = ?",  # noqa: S608 - constant columns
             (local,),
         ).fetchone()
         return None if row is None else self._row_to_identity(row)
 
     def _identity_by_id(self, identity_id: int) -> Identity | None:
         row = self._db.execute(
-            "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE id = ?",
+            f"SELECT {_IDENTITY_COLUMNS} FROM identities WHERE id = ?",  # noqa: S608 - constant columns
             (identity_id,),
         ).fetchone()
         return None if row is None else self._row_to_identity(row)
@@ -454,13 +470,15 @@ class IdentityStore:
             None if row[3] is None else float(row[3]),  # type: ignore[arg-type]
             None if row[4] is None else str(row[4]),
             None if row[5] is None else str(row[5]),
+            bool(row[6]),
+            None if row[7] is None else (str(row[7]), str(row[8])),
         )
 
     def list_identities(
         self, *, created_by: str | None = None, after: str | None = None, limit: int = 100
     ) -> list[Identity]:
         """Identities by address, after the local part `after`; only `created_by`'s when given."""
-        sql = "SELECT id, local_part, created_at, expires_at, label, created_by FROM identities WHERE 1=1"
+        sql = f"SELECT {_IDENTITY_COLUMNS} FROM identities WHERE 1=1"  # noqa: S608 - constant columns
         args: list[object] = []
         if created_by is not None:
             sql += " AND created_by = ?"

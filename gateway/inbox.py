@@ -13,16 +13,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from gateway.errors import InvalidInput, NotFound
+from gateway.errors import InvalidInput, NotFound, SourceUnavailable
 from gateway.identities import Identity, IdentityStore
 from gateway.index import Cursor, Filters, MessageIndex, Summary
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
 from gateway.sources.base import MailSource
 
-__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View"]
+__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View", "Window"]
 
 MAX_PAGE: Final = 200
+FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
 INLINE_PARSE_BYTES: Final = 256 * 1024
 
 
@@ -36,6 +37,18 @@ class ListQuery:
     since: datetime | None = None
     sender: str | None = None
     subject: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The part of the mailbox an identity may see: received at or after `since_ts`, ids from `min_id`."""
+
+    since_ts: float
+    min_id: str | None
+
+    def admits(self, received_ts: float, copy_id: str) -> bool:
+        """Whether a copy received then, with this id, falls inside."""
+        return received_ts >= self.since_ts and (self.min_id is None or copy_id >= self.min_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +85,33 @@ class Inbox:
         self._source = source
         self._max_bytes = max_bytes
 
-    def visible_since(self, identity: Identity) -> float:
-        """The earliest receipt time `identity` may see: its creation, at the source's resolution."""
+    async def fence(self) -> tuple[str, str] | None:
+        """The source's fence for an identity created now (see Identity.fence), if it has one."""
+        try:
+            async with asyncio.timeout(FENCE_TIMEOUT):
+                fence = await self._source.fence()
+        except (TimeoutError, SourceUnavailable):
+            return None  # the time rule alone decides, at the source's resolution
+        return None if fence is None else (self._source.generation, fence)
+
+    def window(self, identity: Identity) -> Window:
+        """What `identity` may see of the mailbox: mail from its creation on, never earlier."""
+        if identity.fence is not None and identity.fence[0] == self._source.generation:
+            # Exact: every copy at or after the fence arrived after the creation began.
+            return Window(0.0, identity.fence[1])
         # IMAP's INTERNALDATE has whole seconds: mail arriving in the second of creation
-        # must not be hidden, so truncate creation time to the store's resolution.
+        # must not be hidden, so truncate creation time to the store's resolution; unless
+        # the name had an earlier owner, whose mail from that same second must not show.
         step = self._source.resolution
-        return math.floor(identity.created_ts / step) * step
+        rounded = math.ceil if identity.reused else math.floor
+        return Window(rounded(identity.created_ts / step) * step, None)
 
     def listing(self, identity: Identity, query: ListQuery) -> Page:
         """A page of `identity`'s messages."""
         if query.before_id is not None and query.after_id is not None:
             raise InvalidInput("use before_id or after_id, not both")
-        since = self.visible_since(identity)
+        window = self.window(identity)
+        since = window.since_ts
         if query.since is not None:
             since = max(since, query.since.timestamp())
         before = self._cursor(identity, query.before_id)
@@ -91,6 +119,7 @@ class Inbox:
         limit = min(max(query.limit, 1), MAX_PAGE)
         filters = Filters(
             since_ts=since,
+            min_id=window.min_id,
             sender=query.sender or None,
             subject=query.subject or None,
             exclude=self._store.deleted_keys(identity),
@@ -111,13 +140,14 @@ class Inbox:
         cursor = self._index.cursor_of(identity.address, message_id)
         # Mail from before the identity existed (an earlier owner's) is no cursor either: it
         # must not even be confirmed to exist. Its own deleted mail stays a valid cursor.
-        if cursor is None or cursor.received_ts < self.visible_since(identity):
+        if cursor is None or not self.window(identity).admits(cursor.received_ts, cursor.id):
             raise NotFound("no such message (the paging cursor is unknown)")
         return cursor
 
     def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
-        found = self._index.visible(identity.address, message_id, self.visible_since(identity))
+        window = self.window(identity)
+        found = self._index.visible(identity.address, message_id, window.since_ts, window.min_id)
         if found is None or self._store.is_deleted(identity, found.key):
             raise NotFound("no such message")
         return found
@@ -156,11 +186,11 @@ class Inbox:
         summary = self.summary(identity, message_id)
         self._store.set_deleted(identity, summary.key)
         copies, grants = self._index.copies(message_id)
-        for address, _, received in grants:
+        for address, granted_id, received in grants:
             viewer = self._store.find_identity(address)
             if viewer is None or viewer.expired(time.time()):
                 continue
-            if received >= self.visible_since(viewer) and not self._store.is_deleted(viewer, summary.key):
+            if self.window(viewer).admits(received, granted_id) and not self._store.is_deleted(viewer, summary.key):
                 return  # someone still sees it
         await self._source.expunge(copies)
         self._store.forget_messages(self._index.remove(copies))

@@ -114,6 +114,8 @@ class Filters:
     """What a listing keeps: mail at or after `since_ts`, minus the message keys in `exclude`, matching the texts."""
 
     since_ts: float
+    min_id: str | None = None
+    """Only copies whose ids sort at or after it (an identity's fence)."""
     sender: str | None = None
     subject: str | None = None
     exclude: frozenset[str] = field(default_factory=frozenset)
@@ -296,6 +298,9 @@ class MessageIndex:
             " WHERE g.address = ? AND g.received_at >= ?"
         ]
         args: list[object] = [address, filters.since_ts]
+        if filters.min_id is not None:
+            sql.append("AND g.message_id >= ?")
+            args.append(filters.min_id)
         if before is not None:
             sql.append("AND (g.received_at, g.message_id) < (?, ?)")
             args += [before.received_ts, before.id]
@@ -316,12 +321,12 @@ class MessageIndex:
         args.append(limit)
         return [_summary(row) for row in self._db.execute(" ".join(sql), args)]
 
-    def visible(self, address: str, message_id: str, since_ts: float) -> Summary | None:
-        """The message if `address` is granted it (and it arrived at or after `since_ts`)."""
+    def visible(self, address: str, message_id: str, since_ts: float, min_id: str | None = None) -> Summary | None:
+        """The message if `address` is granted it (and it arrived at or after `since_ts` and `min_id`)."""
         row = self._db.execute(
             f"SELECT {_SUMMARY_COLUMNS} FROM grants g JOIN messages m ON m.id = g.message_id"  # noqa: S608 - constant columns
-            " WHERE g.address = ? AND g.message_id = ? AND g.received_at >= ?",
-            (address, message_id, since_ts),
+            " WHERE g.address = ? AND g.message_id = ? AND g.received_at >= ? AND g.message_id >= ?",
+            (address, message_id, since_ts, min_id or ""),
         ).fetchone()
         return None if row is None else _summary(row)
 

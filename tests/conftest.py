@@ -1,16 +1,18 @@
 """Factories shared by every test: settings, real messages, and a running gateway.
 
 The `gateway` fixture runs the real thing in the test's event loop: uvicorn serving the
-Litestar app on a free loopback port, the embedded SMTP intake on another, a fresh data
-directory. Nothing here touches the process environment.
+Litestar app on a free loopback port, a fresh data directory, and a mail source: the
+embedded SMTP intake + Maildir, or (settings from `mailstack_settings`) the real Postfix +
+Dovecot stack started once per session. Nothing here touches the process environment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import smtplib
 import socket
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
@@ -22,15 +24,44 @@ import uvicorn
 
 from gateway.app import Gateway, create_app
 from gateway.config import Settings, load_settings
+from gateway.sources.imap import message_id
 from gateway.sources.local import LocalSource
+from tests.mailstack import MailStack, free_port, running_stack
 
 ADMIN_TOKEN = "am_test-admin-token-0123456789abcdef"
 DOMAIN = "agents.test"
 
 
+# Stacks started in this session, by IMAP port: `run_gateway` finds the one its settings name.
+_STACKS: dict[int, MailStack] = {}
+
+
+@pytest.fixture(scope="session")
+def mailstack() -> Iterator[MailStack]:
+    """A real Postfix + Dovecot catch-all for `DOMAIN`, with Dovecot's push driver on, for the session."""
+    for stack in running_stack(domain=DOMAIN, push_port=free_port(), push_secret=secrets.token_hex(16)):
+        _STACKS[stack.imap_port] = stack
+        try:
+            yield stack
+        finally:
+            del _STACKS[stack.imap_port]
+
+
+def mailstack_settings(stack: MailStack) -> dict[str, Any]:
+    """`make_settings` overrides that put a gateway on `stack` (imap source + push listener)."""
+    env = stack.gateway_env()
+    return {k.removeprefix("AGENTMAIL_").lower(): v for k, v in env.items() if k.startswith("AGENTMAIL_")}
+
+
 @pytest.fixture
-def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+def make_settings(base_make_settings: Callable[..., Settings]) -> Callable[..., Settings]:
     """Settings for a private data dir, free ports, a known admin token; override by field."""
+    return base_make_settings
+
+
+@pytest.fixture
+def base_make_settings(tmp_path: Path) -> Callable[..., Settings]:
+    """The embedded-source settings factory (tests/api parametrises over sources on top of it)."""
 
     def make(**overrides: Any) -> Settings:
         base: dict[str, Any] = {
@@ -84,6 +115,8 @@ class RunningGateway:
     http: httpx.AsyncClient
     smtp_host: str
     smtp_port: int
+    """Where mail goes in: the embedded intake, or Postfix when `stack` is set."""
+    stack: MailStack | None = None
 
     @property
     def settings(self) -> Settings:
@@ -108,20 +141,30 @@ class RunningGateway:
         await self.settled()
 
     async def settled(self) -> None:
-        """Wait until the index holds every copy in the Maildir (no sleeps: the sync signals)."""
-        source = self.gw.source
-        assert isinstance(source, LocalSource)
+        """Wait until the index holds every copy in the mailbox (no sleeps: the sync signals)."""
+        if self.stack is not None:
+            await asyncio.to_thread(self.stack.wait_queue_empty)  # Postfix handed everything to Dovecot
+        present = set(await self.mailbox_ids())
+        await self.gw.sync.wait_until(lambda: present <= self.gw.index.known_ids(), timeout=10)
 
-        def caught_up() -> bool:
-            return set(source.maildir.ids()) <= self.gw.index.known_ids()
+    async def mailbox_ids(self) -> list[str]:
+        """Every copy the mailbox holds, oldest first, read beside the gateway (not through it)."""
+        if self.stack is None:
+            source = self.gw.source
+            assert isinstance(source, LocalSource)
+            return source.maildir.ids()
 
-        await self.gw.sync.wait_until(caught_up, timeout=10)
+        def read(stack: MailStack) -> list[str]:
+            with stack.imap() as client:
+                validity = int(client.select_folder("INBOX", readonly=True)[b"UIDVALIDITY"])
+                return [message_id(validity, int(uid)) for uid in sorted(client.search("ALL"))]
 
-    def maildir_ids(self) -> list[str]:
-        """Every copy the embedded Maildir holds, oldest first."""
-        source = self.gw.source
-        assert isinstance(source, LocalSource)
-        return source.maildir.ids()
+        return await asyncio.to_thread(read, self.stack)
+
+    async def stored(self, copy_id: str) -> bytes:
+        """The bytes of one mailbox copy, as the source holds them."""
+        (found,) = await self.gw.source.fetch([copy_id])
+        return found.raw
 
     async def messages(self, address: str, token: str | None = None, **params: Any) -> dict[str, Any]:
         """The listing of `address`'s mail as `token` (default: the admin) sees it; asserts 200."""
@@ -169,12 +212,22 @@ async def gateway(make_settings: Callable[..., Settings]) -> AsyncIterator[Runni
 
 
 class run_gateway:
-    """Async context manager serving `settings` until exit."""
+    """Async context manager serving `settings` until exit.
 
-    def __init__(self, settings: Settings) -> None:
+    On the mail stack, the catch-all is emptied first unless `keep_mailbox` (a restart).
+    """
+
+    def __init__(self, settings: Settings, *, keep_mailbox: bool = False) -> None:
         self.settings = settings
+        self.keep_mailbox = keep_mailbox
 
     async def __aenter__(self) -> RunningGateway:
+        self.stack = _STACKS[self.settings.imap_port] if self.settings.source_kind == "imap" else None
+        if self.stack is not None:
+            # Each gateway starts on an empty catch-all, with nothing of an earlier test in flight.
+            await asyncio.to_thread(self.stack.wait_queue_empty)
+            if not self.keep_mailbox:
+                await asyncio.to_thread(self.stack.expunge_all)
         self.app = create_app(self.settings)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -189,16 +242,20 @@ class run_gateway:
         assert self.server.started and not self.server.should_exit
         port = self.sock.getsockname()[1]
         gw: Gateway = self.app.state.gateway
-        assert gw.smtp_address is not None
         self.http = httpx.AsyncClient(
             base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=10
         )
+        if self.stack is not None:
+            return RunningGateway(self.app, gw, self.http, self.stack.host, self.stack.smtp_port, self.stack)
+        assert gw.smtp_address is not None
         return RunningGateway(self.app, gw, self.http, gw.smtp_address[0], gw.smtp_address[1])
 
     async def __aexit__(self, *exc: object) -> None:
         await self.http.aclose()
         await self.server.shutdown(sockets=[self.sock])
         self.sock.close()
+        if self.stack is not None:  # nothing of this test may land in the next one's mailbox
+            await asyncio.to_thread(self.stack.wait_queue_empty)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

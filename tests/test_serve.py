@@ -63,7 +63,7 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
         assert token.startswith("am_") and token not in output
 
         health = httpx.get(f"http://127.0.0.1:{http_port}/health")
-        assert health.json() == {"status": "ok", "source": "local"}
+        assert health.json() == {"status": "ok", "source": "local", "mailbox": "ok"}
         created = httpx.post(
             f"http://127.0.0.1:{http_port}/v1/identities",
             json={"local_part": "first"},

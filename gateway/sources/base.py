@@ -43,8 +43,18 @@ class MailSource(Protocol):
     """Granularity of `received_ts` in seconds (IMAP INTERNALDATE: 1.0)."""
 
     @property
+    def reachable(self) -> bool:
+        """Whether the mailbox answered the last time it was asked (for /health)."""
+
+    @property
     def generation(self) -> str:
         """Names the id space: when it changes (a new UIDVALIDITY) every old id is void."""
+
+    async def fence(self) -> str | None:
+        """An id that every copy arriving from now on sorts at or after, in this generation.
+
+        None when receipt times alone order mail finely enough (or the mailbox is away).
+        """
 
     async def start(self) -> None:
         """Connect or open; called once before anything else."""

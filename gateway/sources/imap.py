@@ -156,9 +156,9 @@ class ImapSource:
         return f"imap:{self._uidvalidity}"
 
     @property
-    def connected(self) -> bool:
-        """Whether the watcher sits in IDLE right now."""
-        return self._watching
+    def reachable(self) -> bool:
+        """Whether Dovecot answered the last time either connection asked."""
+        return self._watching or (self._uidvalidity is not None and not self._reader_down)
 
     # --- lifecycle --------------------------------------------------------------------
 
@@ -226,12 +226,25 @@ class ImapSource:
 
         return await self._on_reader(search)
 
+    async def fence(self) -> str | None:
+        """The id of INBOX's UIDNEXT: every later delivery gets a UID at or above it."""
+
+        def uidnext(client: IMAPClient) -> str:
+            client.noop()  # see _new_uids
+            status = client.folder_status("INBOX", [b"UIDNEXT"])
+            assert self._uidvalidity is not None
+            return message_id(self._uidvalidity, int(status[b"UIDNEXT"]))
+
+        return await self._on_reader(uidnext)
+
     async def next_batch(self) -> Changes | None:
         """Wait for a wake-up (IDLE, push, heartbeat) and return the UIDs that are new."""
         while not self._stopping.is_set():
             timeout = self._wait_budget()
             try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation.
+                async with asyncio.timeout(timeout):
+                    await self._wake.wait()
             except TimeoutError:
                 self._reasons.append("poll")
             self._wake.clear()

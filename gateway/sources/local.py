@@ -128,11 +128,16 @@ class LocalSource:
     kind = "local"
     resolution = 1e-6
     generation = "maildir"  # Maildir names never change meaning
+    reachable = True  # a local directory
 
     def __init__(self, root: Path) -> None:
         self.maildir = Maildir(root)
         self._arrived: asyncio.Queue[list[str]] = asyncio.Queue()
         self._stopped = False
+
+    async def fence(self) -> str | None:
+        """None: receipt times have microseconds, fine enough to order mail around a creation."""
+        return None
 
     async def start(self) -> None:
         """Nothing to connect: the Maildir exists from construction."""

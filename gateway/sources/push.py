@@ -43,7 +43,8 @@ async def start_push_listener(host: str, port: int, secret: str, on_push: Callab
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            status = await asyncio.wait_for(_read_request(reader, expected), READ_TIMEOUT)
+            async with asyncio.timeout(READ_TIMEOUT):
+                status = await _read_request(reader, expected)
         except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError, ValueError):
             status = 400
         if status == 200:
@@ -52,7 +53,8 @@ async def start_push_listener(host: str, port: int, secret: str, on_push: Callab
             log.warning("push notification with a wrong secret refused")
         try:
             writer.write(_RESPONSES[status] + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            await asyncio.wait_for(writer.drain(), READ_TIMEOUT)
+            async with asyncio.timeout(READ_TIMEOUT):
+                await writer.drain()
         except (TimeoutError, ConnectionError):
             pass
         finally:

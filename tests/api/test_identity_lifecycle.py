@@ -174,7 +174,7 @@ async def test_delete_kills_the_token_and_quarantines_the_name(gateway: RunningG
     assert (await gateway.http.get("/v1/identities")).json()["identities"] == []
     assert_error(await gateway.http.get(f"/v1/identities/{address}/messages"), 404, "not_found")
     assert_error(await gateway.http.delete(f"/v1/identities/{address}"), 404)
-    assert len(gateway.maildir_ids()) == 1  # its mail stays in the mailbox until retention
+    assert len(await gateway.mailbox_ids()) == 1  # its mail stays in the mailbox until retention
 
     response = await gateway.http.post("/v1/identities", json={"local_part": "demo"})
     assert "quarantined" in assert_error(response, 409, "conflict")["detail"]

@@ -40,7 +40,7 @@ async def test_to_and_cc_copies_appear_once_each_and_go_when_both_delete(gateway
     bob, bob_token = await gateway.create_identity("bob")
 
     await gateway.send(make_message(to=alice, cc=bob, subject="Shared"), [alice, bob])
-    assert len(gateway.maildir_ids()) == 2  # one stamped copy per envelope recipient
+    assert len(await gateway.mailbox_ids()) == 2  # one stamped copy per envelope recipient
 
     alice_listing = await gateway.messages(alice, alice_token)
     bob_listing = await gateway.messages(bob, bob_token)
@@ -52,13 +52,13 @@ async def test_to_and_cc_copies_appear_once_each_and_go_when_both_delete(gateway
         assert (await client.delete(f"/v1/identities/{alice}/messages/{message_id}")).status_code == 204
     assert await gateway.subjects(alice, alice_token) == []
     assert await gateway.subjects(bob, bob_token) == ["Shared"]
-    assert len(gateway.maildir_ids()) == 2  # bob still sees it: nothing is expunged
+    assert len(await gateway.mailbox_ids()) == 2  # bob still sees it: nothing is expunged
 
     async with gateway.client(bob_token) as client:
         message_id = bob_listing["messages"][0]["id"]
         assert (await client.delete(f"/v1/identities/{bob}/messages/{message_id}")).status_code == 204
     assert await gateway.subjects(bob, bob_token) == []
-    assert gateway.maildir_ids() == []  # nobody sees it any more: every copy is gone
+    assert (await gateway.mailbox_ids()) == []  # nobody sees it any more: every copy is gone
     assert gateway.gw.index.count() == 0
 
 
@@ -71,7 +71,7 @@ async def test_bcc_copy_deleted_by_one_recipient_stays_for_the_other(gateway: Ru
     async with gateway.client(alice_token) as client:
         assert (await client.delete(f"/v1/identities/{alice}/messages/{message_id}")).status_code == 204
     assert await gateway.subjects(bob, bob_token) == ["Blind copy"]
-    assert len(gateway.maildir_ids()) == 2
+    assert len(await gateway.mailbox_ids()) == 2
 
 
 # --- headers and addresses that never grant ---------------------------------------------
@@ -152,7 +152,7 @@ async def test_mail_for_another_identity_is_404_on_own_path(gateway: RunningGate
     alice, alice_token = await gateway.create_identity("alice")
     bob, _ = await gateway.create_identity("bob")
     await gateway.send(make_message(to=bob, subject="For Bob"), [bob])
-    bobs_id = gateway.maildir_ids()[0]
+    bobs_id = (await gateway.mailbox_ids())[0]
 
     async with gateway.client(alice_token) as client:
         base = f"/v1/identities/{alice}/messages/{bobs_id}"

@@ -8,7 +8,7 @@ from gateway.config import Settings
 from tests.conftest import DOMAIN, make_message, run_gateway
 
 
-async def test_index_rebuilds_from_the_maildir_and_marks_survive(make_settings: Callable[..., Settings]) -> None:
+async def test_index_rebuilds_from_the_mailbox_and_marks_survive(make_settings: Callable[..., Settings]) -> None:
     settings = make_settings()
     alice, bob = f"alice@{DOMAIN}", f"bob@{DOMAIN}"
     async with run_gateway(settings) as gateway:
@@ -26,7 +26,7 @@ async def test_index_rebuilds_from_the_maildir_and_marks_survive(make_settings: 
     for suffix in ("", "-wal", "-shm"):
         (settings.data_dir / f"index.db{suffix}").unlink(missing_ok=True)
 
-    async with run_gateway(settings) as gateway:
+    async with run_gateway(settings, keep_mailbox=True) as gateway:
         await gateway.settled()
         after = await gateway.messages(alice, alice_token)
         assert {m["subject"]: (m["id"], m["seen"]) for m in after["messages"]} == {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+
 from tests.conftest import RunningGateway
 
 OPERATIONS = {
@@ -25,7 +28,19 @@ async def test_health_needs_no_token(gateway: RunningGateway) -> None:
     async with gateway.client(None) as anonymous:
         response = await anonymous.get("/health")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "source": "local"}
+    assert response.json() == {"status": "ok", "source": gateway.gw.source.kind, "mailbox": "ok"}
+
+
+async def test_health_fails_once_the_sync_stopped(gateway: RunningGateway) -> None:
+    sync = gateway.gw.sync_task
+    assert sync is not None
+    sync.cancel()  # what a crash of the indexing task looks like from outside
+    with contextlib.suppress(asyncio.CancelledError):
+        await sync
+    async with gateway.client(None) as anonymous:
+        response = await anonymous.get("/health")
+    assert response.status_code == 503
+    assert response.json()["status"] == "failing"
 
 
 async def test_schema_is_the_openapi_document_without_a_token(gateway: RunningGateway) -> None:

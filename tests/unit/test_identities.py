@@ -238,6 +238,8 @@ def test_version_1_store_upgrades_marks_to_message_keys(store_path: Path) -> Non
     store.set_seen(a, "gone", True)  # its mail left the mailbox: nothing to map it to
     store.close()
     conn = sqlite3.connect(store_path)
+    for column in ("reused", "fence_generation", "fence_id"):  # what version 1 did not have
+        conn.execute(f"ALTER TABLE identities DROP COLUMN {column}")
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
@@ -252,9 +254,26 @@ def test_version_1_store_upgrades_marks_to_message_keys(store_path: Path) -> Non
     upgraded = IdentityStore.open(store_path, domain="d.test", message_keys=message_keys)
     a = upgraded.get_identity("a@d.test")
     assert upgraded.marks(a).seen == {"key-A"} and upgraded.marks(a).deleted == {"key-B"}
+    assert a.reused is False
     assert sorted(asked) == ["copy-1", "copy-2", "copy-3", "gone"]
     upgraded.close()
     # Upgraded once: opening again asks nothing and keeps the marks.
     again = IdentityStore.open(store_path, domain="d.test", message_keys=lambda ids: pytest.fail("asked again"))
     assert again.marks(again.get_identity("a@d.test")).seen == {"key-A"}
     again.close()
+
+
+def test_a_name_with_an_earlier_owner_is_marked_reused(store: IdentityStore, clock: Clock) -> None:
+    first, _ = store.create_identity("demo")
+    assert first.reused is False
+    store.delete_identity(first)
+    with pytest.raises(Conflict):
+        store.create_identity("demo")
+    again, _ = store.create_identity("demo", force=True)
+    assert again.reused is True and store.get_identity("demo@d.test").reused is True
+    # A name whose quarantine ran out had an earlier owner too.
+    store.delete_identity(again)
+    clock.now += 8 * 86400
+    third, _ = store.create_identity("demo")
+    assert third.reused is True
+    assert store.create_identity("fresh")[0].reused is False

@@ -12,6 +12,7 @@ from gateway.api.auth import admin_or_provisioner, managed_identity
 from gateway.api.schemas import CreatedIdentityOut, CreateIdentityIn, IdentityListOut, IdentityOut, RotatedOut
 from gateway.errors import Forbidden
 from gateway.identities import Identity, IdentityStore, Principal
+from gateway.inbox import Inbox
 
 __all__ = ["IdentityController"]
 
@@ -25,6 +26,7 @@ class IdentityController(Controller):
         self,
         request: Request[Principal, Any, Any],
         store: NamedDependency[IdentityStore],
+        inbox: NamedDependency[Inbox],
         data: JSONBody[CreateIdentityIn],
     ) -> CreatedIdentityOut:
         """Create an identity; its token is in this response only."""
@@ -37,6 +39,7 @@ class IdentityController(Controller):
             label=data.label,
             created_by=principal.token_id if principal.kind == "provisioner" else None,
             force=data.force,
+            fence=await inbox.fence(),  # taken first: nothing arriving after creation is hidden
         )
         return CreatedIdentityOut.of(identity, token)
 

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
-from litestar import get
+from litestar import Response, get
 from litestar.di import NamedDependency
 
-__all__ = ["health"]
+__all__ = ["HealthOut", "health"]
 
 
 class HealthOut(msgspec.Struct):
-    status: str
+    status: Literal["ok", "failing"]
+    """`failing` (503) when the gateway no longer indexes new mail: restarting it helps."""
     source: str
+    """`local` (embedded SMTP + Maildir) or `imap` (Dovecot)."""
+    mailbox: Literal["ok", "unreachable"]
+    """Whether the mailbox answers right now; the gateway reconnects on its own."""
 
 
 @get("/health", operation_id="health", tags=["system"], sync_to_thread=False)
-def health(source_kind: NamedDependency[str]) -> HealthOut:
-    """`ok` while the gateway serves requests."""
-    return HealthOut("ok", source_kind)
+def health(health_state: NamedDependency[HealthOut]) -> Response[HealthOut]:
+    """`ok` while the gateway serves requests and indexes new mail."""
+    return Response(health_state, status_code=200 if health_state.status == "ok" else 503)

@@ -89,6 +89,8 @@ class Sync:
         await self.ingest(missing)
         if missing or gone:
             log.info("index caught up: %d copies added, %d forgotten", len(missing), len(gone))
+            async with self._changed:
+                self._changed.notify_all()
 
     async def run(self) -> None:
         """Catch up, then index each batch the source announces until it stops."""

@@ -24,6 +24,7 @@ import uvicorn
 
 from gateway.app import Gateway, create_app
 from gateway.config import Settings, load_settings
+from gateway.sources.base import MailSource
 from gateway.sources.imap import message_id
 from gateway.sources.local import LocalSource
 from tests.mailstack import MailStack, free_port, running_stack
@@ -217,9 +218,10 @@ class run_gateway:
     On the mail stack, the catch-all is emptied first unless `keep_mailbox` (a restart).
     """
 
-    def __init__(self, settings: Settings, *, keep_mailbox: bool = False) -> None:
+    def __init__(self, settings: Settings, *, keep_mailbox: bool = False, source: MailSource | None = None) -> None:
         self.settings = settings
         self.keep_mailbox = keep_mailbox
+        self.source = source
 
     async def __aenter__(self) -> RunningGateway:
         self.stack = _STACKS[self.settings.imap_port] if self.settings.source_kind == "imap" else None
@@ -228,7 +230,7 @@ class run_gateway:
             await asyncio.to_thread(self.stack.wait_queue_empty)
             if not self.keep_mailbox:
                 await asyncio.to_thread(self.stack.expunge_all)
-        self.app = create_app(self.settings)
+        self.app = create_app(self.settings, source=self.source)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))

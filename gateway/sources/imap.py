@@ -3,14 +3,13 @@
 imapclient is blocking and not thread-safe, so each of the two connections is owned by one
 thread and nothing else touches it:
 
-- the *watcher* (its own thread) sits in IDLE on a read-only EXAMINE of INBOX and wakes the
-  sync on EXISTS; on EXPUNGE it asks for a reconcile. Every HEARTBEAT seconds it leaves IDLE
-  for a NOOP — Dovecot's IDLE is debounced by ~0.5 s while a NOOP sees new mail at once, and a
-  lost IDLE event then costs at most one heartbeat. Re-entering IDLE each time also stays far
-  below the 29-minute limit of RFC 2177. If it dies it reconnects with backoff; meanwhile
-  `next_batch` polls every heartbeat.
-- the *reader* (a one-thread executor) runs every command: UID SEARCH, UID FETCH, STORE and
-  UID EXPUNGE. It reconnects on demand.
+- the *watcher* (its own thread) sits in IDLE on INBOX and wakes the sync on EXISTS; on
+  EXPUNGE it asks for a reconcile. Every HEARTBEAT seconds it leaves IDLE for a NOOP and
+  re-enters it, far below the 29-minute limit of RFC 2177. If it dies it reconnects with
+  backoff. Dovecot debounces IDLE by ~0.5 s; its push notifications are faster (`hint`).
+- the *reader* (a one-thread executor) runs every command: NOOP + UID SEARCH, UID FETCH,
+  STORE and UID EXPUNGE. It reconnects on demand. `next_batch` polls through it at least
+  every HEARTBEAT seconds, so a lost IDLE event or push costs at most one heartbeat.
 
 So the gateway never holds more than two IMAP connections, however many clients it serves.
 Dovecot's push notifications (see `gateway/sources/push.py`) only call `hint()`.
@@ -91,8 +90,11 @@ def parse_id(text: str) -> tuple[int, int] | None:
     return int(validity), int(uid)
 
 
-def connect(config: ImapConfig, *, readonly: bool) -> tuple[IMAPClient, int]:
-    """A logged-in client with INBOX selected, and the mailbox's UIDVALIDITY. Blocking."""
+def connect(config: ImapConfig, *, watcher: bool = False) -> tuple[IMAPClient, int]:
+    """A logged-in client with INBOX selected, and the mailbox's UIDVALIDITY. Blocking.
+
+    `watcher` names the IDLE connection (tests inject faults by it).
+    """
     context = ssl.create_default_context()
     client = IMAPClient(
         config.host, port=config.port, ssl=config.tls == "ssl", ssl_context=context, timeout=config.timeout
@@ -102,7 +104,7 @@ def connect(config: ImapConfig, *, readonly: bool) -> tuple[IMAPClient, int]:
         if config.tls == "starttls":
             client.starttls(context)
         client.login(config.user, config.password)
-        selected = client.select_folder("INBOX", readonly=readonly)
+        selected = client.select_folder("INBOX")
         return client, int(selected[b"UIDVALIDITY"])
     except BaseException:
         _close(client)
@@ -154,6 +156,11 @@ class ImapSource:
     def generation(self) -> str:
         """The UIDVALIDITY of INBOX as the reader last saw it."""
         return f"imap:{self._uidvalidity}"
+
+    @property
+    def idle(self) -> bool:
+        """Whether the watcher sits in IDLE right now (else `next_batch` polls)."""
+        return self._watching
 
     @property
     def reachable(self) -> bool:
@@ -268,18 +275,21 @@ class ImapSource:
                 return Changes(new)
         return None
 
-    def _wait_budget(self) -> float | None:
-        """How long `next_batch` may sleep: forever while IDLE watches, else one heartbeat."""
-        deadlines = [self._next_reconcile - time.monotonic()]
+    def _wait_budget(self) -> float:
+        """How long `next_batch` may sleep: one heartbeat at most, less when a reconcile is due."""
+        # The heartbeat polls through the reader even while IDLE watches: a session in IDLE
+        # has been seen to stop hearing of new mail, and a poll costs two short commands.
+        deadlines = [self._next_reconcile - time.monotonic(), self._heartbeat]
         if self._resync_at is not None:
             deadlines.append(self._resync_at - time.monotonic())
-        if not self._watching or self._reader_down:
-            deadlines.append(self._heartbeat)
         return max(0.0, min(deadlines))
 
     def _new_uids(self, client: IMAPClient) -> list[str]:
-        # Dovecot refreshes a session's view of the mailbox on NOOP, not on every SEARCH.
-        client.noop()
+        # Dovecot refreshes a session's view of the mailbox on NOOP, not on every SEARCH; the
+        # NOOP also reports expunges made by others since the last command.
+        _, responses = client.noop()
+        if _kinds(responses) & {b"EXPUNGE", b"VANISHED"}:
+            self._notify("expunge", resync=True)
         # `n:*` always includes the highest UID, even below n (RFC 3501): filter.
         uids = sorted(u for u in map(int, client.search(["UID", f"{self._last_uid + 1}:*"])) if u > self._last_uid)
         if not uids:
@@ -372,7 +382,7 @@ class ImapSource:
 
     def _reader_client(self) -> IMAPClient:
         if self._reader is None:
-            client, validity = self._connect(self._config, readonly=False)
+            client, validity = self._connect(self._config)
             if self._uidvalidity is not None and validity != self._uidvalidity:
                 log.warning("INBOX has a new UIDVALIDITY (%d, was %d): every id changes", validity, self._uidvalidity)
                 self._last_uid = 0
@@ -396,7 +406,9 @@ class ImapSource:
         backoff = 0.5
         while not self._stopping.is_set():
             try:
-                client, _ = self._connect(self._config, readonly=True)
+                # SELECT, not EXAMINE: Dovecot has been seen to stop updating a read-only
+                # session's view of the Maildir; nothing is ever changed through this one.
+                client, _ = self._connect(self._config, watcher=True)
             except Exception as exc:
                 if backoff == 0.5:
                     log.warning("IMAP IDLE connection failed (%s); polling meanwhile", type(exc).__name__)
@@ -436,11 +448,16 @@ class ImapSource:
             self._react([*more, *polled], "heartbeat")
 
     def _react(self, responses: Sequence[Any], reason: str) -> None:
-        kinds = {r[1] for r in responses if isinstance(r, tuple) and len(r) >= 2 and isinstance(r[0], int)}
-        if b"EXPUNGE" in kinds:
+        kinds = _kinds(responses)
+        if kinds & {b"EXPUNGE", b"VANISHED"}:
             self._notify(reason, resync=True)
         if b"EXISTS" in kinds:
             self._notify(reason)
+
+
+def _kinds(responses: Sequence[Any]) -> set[bytes]:
+    """The kinds (EXISTS, EXPUNGE...) of parsed untagged responses like `(3, b'EXISTS')`."""
+    return {r[1] for r in responses if isinstance(r, tuple) and len(r) >= 2 and isinstance(r[0], int)}
 
 
 def _body(item: dict[bytes, Any]) -> bytes:

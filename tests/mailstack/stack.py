@@ -575,10 +575,23 @@ class MailStack:
             self.enable_push()
 
     def stop_dovecot(self) -> None:
-        """Stop Dovecot (mail sent meanwhile waits in Postfix's queue); no-op when it is not running."""
+        """Stop Dovecot, open IMAP sessions included, as a crash or reboot would; no-op when not running.
+
+        Mail sent meanwhile waits in Postfix's queue. Dovecot's master leaves established imap
+        processes running when it exits: they are ended too, or a client would never notice.
+        """
         cfg = self.config
         if _terminate(_read_pid(cfg.dovecot_run / "master.pid"), "dovecot"):
             self._wait(lambda: not _port_open(cfg.imap_port), STOP_TIMEOUT, f"IMAP port {cfg.imap_port} to close")
+        # Processes of this instance are titled "dovecot-<instance>/<service>".
+        marker = f"dovecot-{cfg.instance_name}/".encode()
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if (entry / "cmdline").read_bytes().startswith(marker):
+                        os.kill(int(entry.name), signal.SIGKILL)
+                except (OSError, ProcessLookupError):
+                    continue  # gone meanwhile
 
     def _start_postfix(self) -> None:
         cfg = self.config

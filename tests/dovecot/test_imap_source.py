@@ -1,0 +1,188 @@
+"""The imap source against a real Postfix + Dovecot: outages, renumbering, outside expunges.
+
+Every test leaves the session's stack running as it found it (Dovecot restarted in `finally`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import smtplib
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from gateway.config import Settings
+from gateway.sources.imap import ImapConfig, ImapSource, connect
+from tests.conftest import DOMAIN, RunningGateway, assert_error, mailstack_settings, make_message, run_gateway
+from tests.mailstack import MailStack
+
+
+@pytest.fixture
+def stack_settings(mailstack: MailStack, make_settings: Callable[..., Settings]) -> Callable[..., Settings]:
+    """Settings for a gateway on the session's stack (push on unless overridden)."""
+
+    def make(**more: Any) -> Settings:
+        return make_settings(**{**mailstack_settings(mailstack), **more})
+
+    return make
+
+
+@pytest.fixture
+async def gateway(stack_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
+    async with run_gateway(stack_settings()) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def dovecot_down(stack: MailStack) -> Any:
+    """Dovecot stopped for the block (Postfix queues what arrives), started again after it."""
+    stack.stop_dovecot()
+    try:
+        yield
+    finally:
+        stack.start_dovecot()
+
+
+async def test_dovecot_restart_mid_run_loses_nothing(gateway: RunningGateway, mailstack: MailStack) -> None:
+    address, token = await gateway.create_identity("outage")
+    await gateway.send(make_message(to=address, subject="before"), [address])
+    (before_id,) = await gateway.mailbox_ids()
+
+    with dovecot_down(mailstack):
+        # Postfix accepts and queues; the gateway answers 503, never 500 or a hang.
+        await asyncio.to_thread(gateway_send_sync, gateway, make_message(to=address, subject="during"), [address])
+        async with gateway.client(token) as client:
+            response = await client.get(f"/v1/identities/{address}/messages/{before_id}/raw")
+        assert_error(response, 503, "mail_unavailable")
+        assert response.headers["retry-after"] == "5"
+        assert await gateway.subjects(address, token) == ["before"]  # the index still answers
+        await asyncio.to_thread(mailstack.wait_deferred, 1)
+
+    mailstack.flush()  # Postfix retries the deferred mail now that Dovecot is back
+    await gateway.send(make_message(to=address, subject="after"), [address])
+    assert await gateway.subjects(address, token) == ["after", "during", "before"]
+    async with gateway.client(token) as client:
+        response = await client.get(f"/v1/identities/{address}/messages/{before_id}/raw")
+    assert response.status_code == 200 and b"Subject: before" in response.content
+    health = await gateway.http.get("/health")
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+
+
+def gateway_send_sync(gateway: RunningGateway, msg: Any, rcpts: list[str]) -> None:
+    """Send without waiting for the index (Dovecot is down: nothing can settle)."""
+    with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=10) as client:
+        client.sendmail("sender@example.com", rcpts, msg.as_bytes())
+
+
+async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
+    gateway: RunningGateway, mailstack: MailStack
+) -> None:
+    address, token = await gateway.create_identity("renumbered")
+    for subject in ("one", "two", "three"):
+        await gateway.send(make_message(to=address, subject=subject), [address])
+    ids = {m["subject"]: m["id"] for m in (await gateway.messages(address, token))["messages"]}
+    async with gateway.client(token) as client:
+        assert (await client.get(f"/v1/identities/{address}/messages/{ids['one']}")).status_code == 200
+        assert (await client.delete(f"/v1/identities/{address}/messages/{ids['two']}")).status_code == 204
+    old_generation = gateway.gw.source.generation
+
+    await asyncio.to_thread(mailstack.reset_uidvalidity)
+    new_ids = set(await gateway.mailbox_ids())
+    assert not new_ids & set(ids.values())  # every id changed
+    await gateway.gw.sync.wait_until(lambda: gateway.gw.index.known_ids() == new_ids, timeout=20)
+    assert gateway.gw.source.generation != old_generation
+
+    listing = (await gateway.messages(address, token))["messages"]
+    # The deleted message stays hidden and the read one stays seen, under their new ids.
+    assert {m["subject"]: m["seen"] for m in listing} == {"three": False, "one": True}
+    assert {m["id"] for m in listing} <= new_ids
+    async with gateway.client(token) as client:
+        assert_error(await client.get(f"/v1/identities/{address}/messages/{ids['three']}"), 404)
+    # ...and new mail after the renumbering is visible (the identity's fence was in the old ids).
+    await gateway.send(make_message(to=address, subject="four"), [address])
+    assert await gateway.subjects(address, token) == ["four", "three", "one"]
+
+
+async def test_expunge_from_outside_leaves_the_index(gateway: RunningGateway, mailstack: MailStack) -> None:
+    address, token = await gateway.create_identity("outsider")
+    for subject in ("keep", "drop"):
+        await gateway.send(make_message(to=address, subject=subject), [address])
+    ids = {m["subject"]: m["id"] for m in (await gateway.messages(address, token))["messages"]}
+    uid = int(ids["drop"].split(".")[1])
+
+    def expunge() -> None:
+        with mailstack.imap() as client:
+            client.select_folder("INBOX")
+            client.add_flags([uid], [b"\\Deleted"])
+            client.uid_expunge([uid])
+
+    await asyncio.to_thread(expunge)
+    await gateway.gw.sync.wait_until(lambda: ids["drop"] not in gateway.gw.index.known_ids(), timeout=20)
+    assert await gateway.subjects(address, token) == ["keep"]
+    async with gateway.client(token) as client:
+        assert_error(await client.get(f"/v1/identities/{address}/messages/{ids['drop']}"), 404)
+
+
+async def test_delete_expunges_exactly_that_uid(gateway: RunningGateway) -> None:
+    alice, alice_token = await gateway.create_identity("alice")
+    bob, _ = await gateway.create_identity("bob")
+    await gateway.send(make_message(to=alice, subject="alice only"), [alice])
+    await gateway.send(make_message(to=bob, subject="bob only"), [bob])
+    (alice_id,) = [m["id"] for m in (await gateway.messages(alice, alice_token))["messages"]]
+    before = await gateway.mailbox_ids()
+    async with gateway.client(alice_token) as client:
+        assert (await client.delete(f"/v1/identities/{alice}/messages/{alice_id}")).status_code == 204
+    assert await gateway.mailbox_ids() == [i for i in before if i != alice_id]
+    assert await gateway.subjects(bob) == ["bob only"]
+
+
+async def test_bcc_identities_in_one_transaction_each_see_it(gateway: RunningGateway) -> None:
+    a, a_token = await gateway.create_identity("bcc-a")
+    b, b_token = await gateway.create_identity("bcc-b")
+    # One SMTP transaction; neither address is in any header: only Delivered-To grants.
+    await gateway.send(make_message(to=f"list@{DOMAIN}", subject="Your code 424242"), [a, b])
+    assert len(await gateway.mailbox_ids()) == 2  # Dovecot kept one copy per recipient
+    for address, token in ((a, a_token), (b, b_token)):
+        (summary,) = (await gateway.messages(address, token))["messages"]
+        assert summary["subject"] == "Your code 424242"
+        assert [c["value"] for c in summary["codes"]] == ["424242"]
+
+
+async def test_mail_is_indexed_while_the_idle_connection_is_down(
+    mailstack: MailStack, stack_settings: Callable[..., Settings]
+) -> None:
+    # Fault injection on a real Dovecot: the watcher (IDLE) connection is refused while
+    # `watcher_blocked` is set; the reader connects as usual. No push, so only polling is left.
+    watcher_blocked = threading.Event()
+    watcher_blocked.set()
+
+    def connector(config: ImapConfig, *, watcher: bool = False) -> Any:
+        if watcher and watcher_blocked.is_set():
+            raise ConnectionRefusedError("test: the IDLE connection is down")
+        return connect(config, watcher=watcher)
+
+    settings = stack_settings(push_listen="", push_secret="")
+    source = ImapSource(ImapConfig.from_settings(settings), connector=connector)
+    async with run_gateway(settings, source=source) as gateway:
+        assert not source.idle
+        address, token = await gateway.create_identity("noidle")
+        await gateway.send(make_message(to=address, subject="polled"), [address])
+        assert await gateway.subjects(address, token) == ["polled"]
+        assert source.woken_by["poll"] == 1 and source.woken_by["idle"] == 0
+        health = (await gateway.http.get("/health")).json()
+        assert health["mailbox"] == "ok"  # the reader answers even while nobody idles
+
+
+async def test_wrong_password_keeps_the_gateway_up_and_says_so(stack_settings: Callable[..., Settings]) -> None:
+    settings = stack_settings(imap_password="not-the-password", push_listen="", push_secret="")
+    async with run_gateway(settings) as gateway:
+        assert isinstance(gateway.gw.source, ImapSource)
+        health = await gateway.http.get("/health")
+        assert health.status_code == 200
+        assert health.json() == {"status": "ok", "source": "imap", "mailbox": "unreachable"}
+        # Identities can still be made (the fence falls back to receipt times).
+        address, token = await gateway.create_identity("nomail")
+        assert await gateway.subjects(address, token) == []

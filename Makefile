@@ -25,6 +25,7 @@ test: lint
 
 bench: setup
 	$(PY) bench/run.py
+	$(PY) bench/dovecot.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

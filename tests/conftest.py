@@ -218,13 +218,23 @@ class run_gateway:
     On the mail stack, the catch-all is emptied first unless `keep_mailbox` (a restart).
     """
 
-    def __init__(self, settings: Settings, *, keep_mailbox: bool = False, source: MailSource | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        keep_mailbox: bool = False,
+        source: MailSource | None = None,
+        stack: MailStack | None = None,
+    ) -> None:
         self.settings = settings
         self.keep_mailbox = keep_mailbox
         self.source = source
+        self.given_stack = stack
 
     async def __aenter__(self) -> RunningGateway:
-        self.stack = _STACKS[self.settings.imap_port] if self.settings.source_kind == "imap" else None
+        self.stack = None
+        if self.settings.source_kind == "imap":
+            self.stack = self.given_stack or _STACKS[self.settings.imap_port]
         if self.stack is not None:
             # Each gateway starts on an empty catch-all, with nothing of an earlier test in flight.
             await asyncio.to_thread(self.stack.wait_queue_empty)
@@ -233,6 +243,7 @@ class run_gateway:
         self.app = create_app(self.settings, source=self.source)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.bind(("127.0.0.1", 0))
         config = uvicorn.Config(self.app, lifespan="on", log_level="warning")
         self.server = uvicorn.Server(config)

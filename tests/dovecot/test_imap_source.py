@@ -186,3 +186,21 @@ async def test_wrong_password_keeps_the_gateway_up_and_says_so(stack_settings: C
         # Identities can still be made (the fence falls back to receipt times).
         address, token = await gateway.create_identity("nomail")
         assert await gateway.subjects(address, token) == []
+
+
+async def test_never_more_than_two_imap_sessions_however_many_clients(
+    gateway: RunningGateway, mailstack: MailStack
+) -> None:
+    address, token = await gateway.create_identity("busy")
+    for i in range(3):
+        await gateway.send(make_message(to=address, subject=f"m{i}", text=f"Your code is 55555{i}."), [address])
+    ids = [m["id"] for m in (await gateway.messages(address, token))["messages"]]
+    async with gateway.client(token) as client:
+        # 60 concurrent reads, lists and raw fetches, each needing the mailbox or the index.
+        requests = [
+            client.get(f"/v1/identities/{address}/messages/{ids[i % 3]}" + ("/raw" if i % 2 else ""))
+            for i in range(40)
+        ] + [client.get(f"/v1/identities/{address}/messages") for _ in range(20)]
+        responses = await asyncio.gather(*requests)
+    assert {r.status_code for r in responses} == {200}
+    assert await asyncio.to_thread(mailstack.imap_sessions) == 2  # the watcher and the reader

@@ -780,6 +780,11 @@ class MailStack:
         out = _run([str(POSTQUEUE), "-c", str(self.config.postfix_dir), "-p"], check=False)
         return f"--- postqueue -p ---\n{out.stdout}{out.stderr}"
 
+    def imap_sessions(self) -> int:
+        """IMAP sessions open right now for the catch-all user (doveadm who)."""
+        lines = self._doveadm("who", "-1").splitlines()[1:]  # after the header line
+        return sum(1 for line in lines if line.split()[:2] == [self.config.user, "imap"])
+
     def _doveadm(self, *args: str) -> str:
         out = _run([str(DOVEADM), "-c", str(self.config.dovecot_conf), *args], check=False)
         if out.returncode != 0:

@@ -130,6 +130,24 @@ def latency(stack: MailStack, messages: int, *, push: bool) -> tuple[list[float]
             gateway.stop()
 
 
+def create_identities(stack: MailStack, count: int) -> list[float]:
+    """Milliseconds per POST /v1/identities over HTTP (each takes the mailbox's UIDNEXT fence)."""
+    env = {k: v for k, v in stack.gateway_env().items() if k.startswith("AGENTMAIL_")}
+    with tempfile.TemporaryDirectory() as data:
+        gateway = GatewayThread(stack, env, Path(data)).start()
+        try:
+            admin = httpx.Client(base_url=gateway.base_url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+            samples = []
+            for _ in range(count):
+                start = time.perf_counter()
+                response = admin.post("/v1/identities", json={})
+                samples.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 201, response.text
+            return samples
+        finally:
+            gateway.stop()
+
+
 def backlog(stack: MailStack, count: int) -> tuple[float, float]:
     """(seconds, messages/s) for a fresh gateway to index `count` messages already there."""
     stack.expunge_all()
@@ -180,6 +198,12 @@ def main() -> None:
                 f" woken by {dict(woken)}"
             )
             print(rows[-1], flush=True)
+        created = create_identities(stack, 500)
+        rows.append(
+            f"create an identity over HTTP, imap source (UIDNEXT fence each): p50 {statistics.median(created):.2f} ms,"
+            f" p99 {sorted(created)[int(0.99 * len(created)) - 1]:.2f} ms over {len(created)}"
+        )
+        print(rows[-1], flush=True)
         seconds, rate = backlog(stack, args.backlog)
         rows.append(f"catch-up of {args.backlog} messages already in the mailbox: {seconds:.1f} s, {rate:.0f} msg/s")
         print(rows[-1], flush=True)

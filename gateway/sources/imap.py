@@ -193,8 +193,14 @@ class ImapSource:
                 client.socket().shutdown(socket.SHUT_RDWR)
         if self._watcher is not None:
             await asyncio.to_thread(self._watcher.join, 10)
-        await asyncio.get_running_loop().run_in_executor(self._reader_pool, self._drop_reader)
-        self._reader_pool.shutdown(wait=True)
+        reader = self._reader
+        if reader is not None:  # a command blocked on a silent server returns at once
+            with contextlib.suppress(OSError):
+                reader.socket().shutdown(socket.SHUT_RDWR)
+        self._reader_pool.submit(self._drop_reader)
+        self._reader_pool.shutdown(wait=False)
+        # Bounded: a reader still connecting gives up after the config's timeout at worst.
+        await asyncio.to_thread(self._reader_pool.shutdown, wait=True)
 
     def hint(self, reason: str = "push") -> None:
         """Something may have arrived (a push from Dovecot): look now. Content-free, coalesced."""

@@ -35,9 +35,9 @@ from gateway.intake.smtp import start_smtp_server
 from gateway.retention import Retention
 from gateway.sources.base import MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
-from gateway.sources.local import LocalSource
+from gateway.sources.local import LocalSource, Maildir
 from gateway.sources.push import start_push_listener
-from gateway.sync import Sync
+from gateway.sync import Sync, message_key
 
 __all__ = ["Gateway", "create_app", "open_store"]
 
@@ -73,12 +73,16 @@ def open_store(settings: Settings) -> IdentityStore:
     """The durable identity store of these settings (StoreError when it cannot be trusted)."""
     reserved = {*settings.reserved_local_parts, settings.catchall.partition("@")[0]}
 
-    def message_keys(ids: Sequence[str]) -> dict[str, str]:  # only for upgrading an old store
-        index = MessageIndex.open(settings.data_dir / "index.db")
-        try:
-            return index.keys_of(ids)
-        finally:
-            index.close()
+    def message_keys(ids: Sequence[str]) -> dict[str, str]:
+        # Only for upgrading a version 1 store, whose marks name copies in the embedded
+        # Maildir (the one source it had): their keys come from the copies themselves.
+        maildir = Maildir(settings.data_dir / "maildir")
+        found = {}
+        for copy_id in ids:
+            stored = maildir.read(copy_id)
+            if stored is not None:
+                found[copy_id] = message_key(stored.raw, max_bytes=settings.max_message_bytes)
+        return found
 
     return IdentityStore.open(
         settings.data_dir / "identities.db",

@@ -194,6 +194,7 @@ class IdentityStore:
 
         `message_keys` maps mailbox copy ids to message keys: it upgrades a version 1 store,
         whose marks were keyed by copy id (marks it cannot map belong to mail that is gone).
+        The version 1 file is kept beside it as `<name>.v1.bak`.
         """
         ensure_private_dir(path.parent)
         if not path.exists():
@@ -217,6 +218,8 @@ class IdentityStore:
             if version is None:
                 raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
             if version == 1:
+                backup = path.with_name(f"{path.name}.v1.bak")
+                cls._backup(conn, backup)
                 cls._upgrade_marks(conn, message_keys)
                 version = SCHEMA_VERSION
             if version != SCHEMA_VERSION:
@@ -249,6 +252,17 @@ class IdentityStore:
         finally:
             conn.close()
         os.replace(tmp, path)
+
+    @staticmethod
+    def _backup(conn: sqlite3.Connection, target: Path) -> None:
+        """A consistent copy of the store (0600) before an upgrade changes it for good."""
+        target.unlink(missing_ok=True)
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        copy = sqlite3.connect(target)
+        try:
+            conn.backup(copy)
+        finally:
+            copy.close()
 
     @staticmethod
     def _upgrade_marks(conn: sqlite3.Connection, message_keys: KeyLookup | None) -> None:

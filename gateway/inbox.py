@@ -192,5 +192,7 @@ class Inbox:
                 continue
             if self.window(viewer).admits(received, granted_id) and not self._store.is_deleted(viewer, summary.key):
                 return  # someone still sees it
-        await self._source.expunge(copies)
-        self._store.forget_messages(self._index.remove(copies))
+        removed = await self._source.expunge(copies)
+        # Only what really left the mailbox: an id of an older UIDVALIDITY waits for the
+        # reconcile, and the deleter's mark must outlive it.
+        self._store.forget_messages(self._index.remove(removed))

@@ -266,19 +266,6 @@ class MessageIndex:
         """Every indexed copy's id."""
         return {r[0] for r in self._db.execute("SELECT id FROM messages")}
 
-    def keys_of(self, ids: Sequence[str]) -> dict[str, str]:
-        """The message key of each of these indexed copies (ids not indexed are left out)."""
-        found: dict[str, str] = {}
-        for chunk in _chunks([(i,) for i in ids], 500):
-            found.update(
-                (str(r[0]), str(r[1]))
-                for r in self._db.execute(
-                    f"SELECT id, dedupe_key FROM messages WHERE id IN ({','.join('?' * len(chunk))})",  # noqa: S608 - placeholders only
-                    [i for (i,) in chunk],
-                )
-            )
-        return found
-
     def count(self) -> int:
         """How many copies are indexed."""
         return int(self._db.execute("SELECT count(*) FROM messages").fetchone()[0])

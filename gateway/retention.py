@@ -35,9 +35,11 @@ class Retention:
         cutoff = (time.time() if now is None else now) - self._days * 86400
         removed = 0
         while ids := self._index.older_than(cutoff, SWEEP_BATCH):
-            await self._source.expunge(ids)
-            self._store.forget_messages(self._index.remove(ids))
-            removed += len(ids)
+            gone = await self._source.expunge(ids)
+            self._store.forget_messages(self._index.remove(gone))
+            removed += len(gone)
+            if len(gone) < len(ids):
+                break  # ids the mailbox cannot act on now (it is being renumbered): next sweep
         self._index.forget_cursors(cutoff)
         if removed:
             log.info("retention removed %d copies older than %d days", removed, self._days)

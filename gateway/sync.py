@@ -18,11 +18,12 @@ import msgspec
 
 from gateway.index import IndexRecord, MessageIndex
 from gateway.mail.extract import extract
+from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
 from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
 
-__all__ = ["Sync", "build_record"]
+__all__ = ["Sync", "build_record", "message_key"]
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +37,7 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Ind
     parsed = parse_message(stored.raw, max_bytes=max_bytes)
     codes, links = extract(parsed)
     grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
-    if parsed.message_id:
-        # Copies of one message (one per envelope recipient) differ only in the headers the
-        # delivery stamped on top: same Message-ID and same body means the same message.
-        dedupe = hashlib.sha256(f"{parsed.message_id}\0{parsed.body_sha256}".encode()).hexdigest()
-    else:
-        # No Message-ID: only this copy's own bytes name it (stable across id changes).
-        dedupe = "raw:" + hashlib.sha256(stored.raw).hexdigest()
+    dedupe = _message_key(parsed, stored.raw)
     return IndexRecord(
         id=stored.id,
         received_ts=stored.received_ts,
@@ -55,6 +50,20 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Ind
         codes_json=msgspec.json.encode(codes).decode(),
         links_json=msgspec.json.encode(links).decode(),
     )
+
+
+def message_key(raw: bytes, *, max_bytes: int) -> str:
+    """The key marks hang on: the same for every copy of one message, whatever its id. Pure."""
+    return _message_key(parse_message(raw, max_bytes=max_bytes), raw)
+
+
+def _message_key(parsed: ParsedMessage, raw: bytes) -> str:
+    if parsed.message_id:
+        # Copies of one message (one per envelope recipient) differ only in the headers the
+        # delivery stamped on top: same Message-ID and same body means the same message.
+        return hashlib.sha256(f"{parsed.message_id}\0{parsed.body_sha256}".encode()).hexdigest()
+    # No Message-ID (the intake and Postfix add one, so rare): this copy's own bytes name it.
+    return "raw:" + hashlib.sha256(raw).hexdigest()
 
 
 class Sync:
@@ -123,19 +132,38 @@ class Sync:
                     log.exception("catching up after a failed batch failed too")
 
     async def ingest(self, ids: Sequence[str]) -> None:
-        """Fetch, build and index these copies (FETCH_BATCH at a time), then tell the listeners."""
+        """Fetch, build and index these copies (FETCH_BATCH at a time), then tell the listeners.
+
+        A copy that cannot be read or built is logged and skipped (the next reconcile tries it
+        again); it never holds up the others.
+        """
         for start in range(0, len(ids), FETCH_BATCH):
-            stored = await self._source.fetch(ids[start : start + FETCH_BATCH], max_bytes=self._max_bytes)
-            if sum(len(m.raw) for m in stored) > INLINE_BYTES:
-                # A big message costs a parse of ~0.4 s per 25 MB: never on the event loop.
-                records = await asyncio.to_thread(self._build_all, stored)
-            else:
-                records = self._build_all(stored)
+            batch = ids[start : start + FETCH_BATCH]
+            try:
+                records = await self._read(batch)
+            except Exception:
+                if len(batch) == 1 or not self._source.reachable:
+                    raise
+                records = []
+                for one in batch:  # find the one that fails; keep the rest
+                    try:
+                        records += await self._read([one])
+                    except Exception:
+                        if not self._source.reachable:
+                            raise  # the mailbox went away: the reconcile after it returns
+                        log.exception("mailbox copy %s cannot be indexed; skipped", one)
             self._index.add(records)
             for listener in self._listeners:
                 listener(records)
             async with self._changed:
                 self._changed.notify_all()
+
+    async def _read(self, ids: Sequence[str]) -> list[IndexRecord]:
+        stored = await self._source.fetch(ids, max_bytes=self._max_bytes)
+        if sum(len(m.raw) for m in stored) > INLINE_BYTES:
+            # A big message costs a parse of ~0.4 s per 25 MB: never on the event loop.
+            return await asyncio.to_thread(self._build_all, stored)
+        return self._build_all(stored)
 
     def _build_all(self, stored: Sequence[StoredMessage]) -> list[IndexRecord]:
         return [build_record(m, catchall=self._catchall, max_bytes=self._max_bytes) for m in stored]

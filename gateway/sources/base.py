@@ -71,5 +71,8 @@ class MailSource(Protocol):
     async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
         """The copies with these ids, each cut at `max_bytes`; ids no longer there are left out."""
 
-    async def expunge(self, ids: Sequence[str]) -> None:
-        """Remove these copies from the mailbox for good (ids no longer there are ignored)."""
+    async def expunge(self, ids: Sequence[str]) -> list[str]:
+        """Remove these copies from the mailbox for good; returns the ids it removed or found gone.
+
+        Ids it cannot act on now (an older UIDVALIDITY's) are left out, for the reconcile.
+        """

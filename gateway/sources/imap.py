@@ -3,19 +3,20 @@
 imapclient is blocking and not thread-safe, so each of the two connections is owned by one
 thread and nothing else touches it:
 
-- the *watcher* (its own thread) sits in IDLE on INBOX and wakes the sync on EXISTS; on
-  EXPUNGE it asks for a reconcile. Every HEARTBEAT seconds it leaves IDLE for a NOOP and
+- the *watcher* (its own thread) sits in IDLE on INBOX and wakes the sync on EXISTS. Every
+  HEARTBEAT seconds it leaves IDLE for a NOOP and
   re-enters it, far below the 29-minute limit of RFC 2177. If it dies it reconnects with
   backoff. Dovecot debounces IDLE by ~0.5 s; its push notifications are faster (`hint`).
 - the *reader* (a one-thread executor) runs every command: NOOP + UID SEARCH, UID FETCH,
   STORE and UID EXPUNGE. It reconnects on demand. `next_batch` polls through it at least
-  every HEARTBEAT seconds, so a lost IDLE event or push costs at most one heartbeat.
+  every HEARTBEAT seconds, so a lost IDLE event or push costs at most one heartbeat; the
+  NOOP of each poll reports expunges made by others, which call for a reconcile.
 
 So the gateway never holds more than two IMAP connections, however many clients it serves.
 Dovecot's push notifications (see `gateway/sources/push.py`) only call `hint()`.
 
-Ids are `<UIDVALIDITY>.<UID as 10 digits>`: stable while UIDVALIDITY is, and their string
-order is UID order, so listings sort by INTERNALDATE, then UID.
+Ids are `<UIDVALIDITY>.<UID>`, both as 10 digits: stable while UIDVALIDITY is, and their
+string order is (UIDVALIDITY, UID) order, so listings sort by INTERNALDATE, then UID.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from datetime import datetime
 from typing import Any, Final, Literal, TypeVar
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError, LoginError
+from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
 from gateway.config import Settings
 from gateway.sources.base import Changes, SourceUnavailable, StoredMessage
@@ -51,8 +52,8 @@ RECONCILE_EVERY: Final = 300.0  # full mailbox/index comparison even when nothin
 EXPUNGE_SETTLE: Final = 1.0  # coalesce a burst of EXPUNGEs into one reconcile
 BACKOFF_MAX: Final = 30.0
 FETCH_CHUNK: Final = 500  # UIDs per SEARCH/STORE/EXPUNGE command line
-_ID_UID_DIGITS: Final = 10  # UIDs are 32-bit: at most 10 digits
-_NETWORK_ERRORS: Final = (OSError, IMAPClientError, EOFError)
+_ID_DIGITS: Final = 10  # UIDVALIDITY and UID are 32-bit: at most 10 digits
+_NETWORK_ERRORS: Final = (OSError, IMAPClientAbortError, EOFError)  # the connection is gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +80,13 @@ class ImapConfig:
 
 def message_id(uidvalidity: int, uid: int) -> str:
     """The stable id of one mailbox copy."""
-    return f"{uidvalidity}.{uid:0{_ID_UID_DIGITS}d}"
+    return f"{uidvalidity:0{_ID_DIGITS}d}.{uid:0{_ID_DIGITS}d}"
 
 
 def parse_id(text: str) -> tuple[int, int] | None:
     """(UIDVALIDITY, UID) of an id we made, or None for anything else."""
     validity, dot, uid = text.partition(".")
-    if not dot or not validity.isdigit() or not uid.isdigit() or len(uid) != _ID_UID_DIGITS:
+    if not dot or not (validity.isdigit() and uid.isdigit()) or not len(validity) == len(uid) == _ID_DIGITS:
         return None
     return int(validity), int(uid)
 
@@ -146,7 +147,8 @@ class ImapSource:
         self._reader_down = False
         self._started = False  # connections made after start() returned call for a reconcile
         self._wake = asyncio.Event()
-        self._reasons: list[str] = []
+        self._reason: str | None = None  # what first woke next_batch since it last looked
+        self._renumbered = False  # the reader met a new UIDVALIDITY: every id is void
         self._resync_at: float | None = None  # when a reconcile is due (monotonic)
         self._next_reconcile = 0.0
         self.woken_by: Counter[str] = Counter()
@@ -215,7 +217,7 @@ class ImapSource:
         def wake() -> None:
             if resync and self._resync_at is None:
                 self._resync_at = time.monotonic() + EXPUNGE_SETTLE
-            self._reasons.append(reason)
+            self._reason = self._reason or reason
             self._wake.set()
 
         if _running_loop() is loop:
@@ -259,25 +261,28 @@ class ImapSource:
                 async with asyncio.timeout(timeout):
                     await self._wake.wait()
             except TimeoutError:
-                self._reasons.append("poll")
+                self._reason = self._reason or "poll"
             self._wake.clear()
             if self._stopping.is_set():
                 break
-            reasons, self._reasons = self._reasons, []
+            reason, self._reason = self._reason or "poll", None
             now = time.monotonic()
             if (self._resync_at is not None and now >= self._resync_at) or now >= self._next_reconcile:
                 self._resync_at = None
                 self._next_reconcile = now + self._reconcile_every
                 return Changes(resync=True)
+            if self._renumbered:  # set by the reader thread on a reconnect anywhere
+                self._renumbered = False
+                return Changes(resync=True)
             try:
-                validity_before = self._uidvalidity
                 new = await self._on_reader(self._new_uids)
             except SourceUnavailable:
                 continue  # logged once by _on_reader; polled again after a heartbeat
-            if self._uidvalidity != validity_before and validity_before is not None:
+            if self._renumbered:
+                self._renumbered = False
                 return Changes(resync=True)
             if new:
-                self.woken_by[reasons[0] if reasons else "poll"] += len(new)
+                self.woken_by[reason] += len(new)
                 return Changes(new)
         return None
 
@@ -291,6 +296,8 @@ class ImapSource:
         return max(0.0, min(deadlines))
 
     def _new_uids(self, client: IMAPClient) -> list[str]:
+        if self._renumbered:
+            return []  # the reconcile comes first: these would all look new
         # Dovecot refreshes a session's view of the mailbox on NOOP, not on every SEARCH; the
         # NOOP also reports expunges made by others since the last command.
         _, responses = client.noop()
@@ -328,10 +335,13 @@ class ImapSource:
 
         return await self._on_reader(fetch)
 
-    async def expunge(self, ids: Sequence[str]) -> None:
-        """Flag these copies \\Deleted and expunge exactly them (UID EXPUNGE, RFC 4315)."""
+    async def expunge(self, ids: Sequence[str]) -> list[str]:
+        """Flag these copies \\Deleted and expunge exactly them (UID EXPUNGE, RFC 4315).
 
-        def expunge(client: IMAPClient) -> None:
+        Returns the ids it expunged: none of an older UIDVALIDITY (they wait for the reconcile).
+        """
+
+        def expunge(client: IMAPClient) -> list[str]:
             uids = self._current_uids(ids)
             for start in range(0, len(uids), FETCH_CHUNK):
                 chunk = uids[start : start + FETCH_CHUNK]
@@ -340,8 +350,10 @@ class ImapSource:
                     client.uid_expunge(chunk)
                 else:  # rare today; this also expunges anything else flagged \Deleted
                     client.expunge()
+            assert self._uidvalidity is not None
+            return [message_id(self._uidvalidity, uid) for uid in uids]
 
-        await self._on_reader(expunge)
+        return await self._on_reader(expunge)
 
     def _current_uids(self, ids: Sequence[str]) -> list[int]:
         """UIDs of the ids that belong to the current UIDVALIDITY (older ids are gone)."""
@@ -363,6 +375,8 @@ class ImapSource:
 
     def _run_on_reader(self, job: Callable[[IMAPClient], T]) -> T:
         for attempt in (1, 2):
+            if self._stopping.is_set():  # never (re)connect for a gateway that is stopping
+                raise SourceUnavailable("the gateway is stopping")
             try:
                 client = self._reader_client()
                 result = job(client)
@@ -373,6 +387,10 @@ class ImapSource:
                 self._drop_reader()
                 if attempt == 2:
                     self._reader_failed(f"the IMAP server is unreachable ({type(exc).__name__})")
+            except IMAPClientError:
+                # A NO or BAD to one command (a damaged message file, say): the connection is
+                # fine, so keep it; the caller skips what it could not read.
+                raise SourceUnavailable("the IMAP server refused the command") from None
             else:
                 if self._reader_down:
                     log.info("IMAP reader connection is back")
@@ -392,6 +410,7 @@ class ImapSource:
             if self._uidvalidity is not None and validity != self._uidvalidity:
                 log.warning("INBOX has a new UIDVALIDITY (%d, was %d): every id changes", validity, self._uidvalidity)
                 self._last_uid = 0
+                self._renumbered = True
             if self._started:
                 # A reconnect: anything may have been expunged meanwhile, or the start-up
                 # catch-up may have failed while the server was away.
@@ -454,10 +473,9 @@ class ImapSource:
             self._react([*more, *polled], "heartbeat")
 
     def _react(self, responses: Sequence[Any], reason: str) -> None:
-        kinds = _kinds(responses)
-        if kinds & {b"EXPUNGE", b"VANISHED"}:
-            self._notify(reason, resync=True)
-        if b"EXISTS" in kinds:
+        # EXISTS only: expunges are learnt from the reader's NOOP, which (unlike this
+        # connection) never reports the gateway's own deletions, so those cost no reconcile.
+        if b"EXISTS" in _kinds(responses):
             self._notify(reason)
 
 

@@ -176,11 +176,12 @@ class LocalSource:
 
         return await asyncio.to_thread(read_all)
 
-    async def expunge(self, ids: Sequence[str]) -> None:
-        """Delete these copies from disk."""
+    async def expunge(self, ids: Sequence[str]) -> list[str]:
+        """Delete these copies from disk (all of them: Maildir names never go stale)."""
 
         def remove_all() -> None:
             for message_id in ids:
                 self.maildir.remove(message_id)
 
         await asyncio.to_thread(remove_all)
+        return list(ids)

@@ -17,6 +17,7 @@ import base64
 import binascii
 import hmac
 import logging
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 MAX_HEAD_BYTES: Final = 8 * 1024  # request line + headers; the driver sends a few hundred bytes
 MAX_BODY_BYTES: Final = 64 * 1024  # the JSON carries a snippet; anything bigger is not Dovecot
 READ_TIMEOUT: Final = 5.0  # a client that stalls longer is dropped
+MAX_CONNECTIONS: Final = 64  # Dovecot's LMTP processes each hold one at most
+WARN_EVERY: Final = 60.0  # seconds between two warnings about a wrong secret
 
 _RESPONSES: Final = {
     200: b"HTTP/1.1 200 OK",
@@ -40,8 +43,22 @@ _RESPONSES: Final = {
 async def start_push_listener(host: str, port: int, secret: str, on_push: Callable[[], None]) -> asyncio.Server:
     """Serve push hints on host:port; each authenticated POST calls `on_push()`."""
     expected = secret.encode()
+    open_connections = 0
+    last_warning = -WARN_EVERY
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal open_connections, last_warning
+        if open_connections >= MAX_CONNECTIONS:  # Dovecot opens a few; a flood is dropped
+            writer.close()
+            return
+        open_connections += 1
+        try:
+            await _serve(reader, writer)
+        finally:
+            open_connections -= 1
+
+    async def _serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nonlocal last_warning
         try:
             async with asyncio.timeout(READ_TIMEOUT):
                 status = await _read_request(reader, expected)
@@ -49,8 +66,9 @@ async def start_push_listener(host: str, port: int, secret: str, on_push: Callab
             status = 400
         if status == 200:
             on_push()
-        elif status == 401:
-            log.warning("push notification with a wrong secret refused")
+        elif status == 401 and time.monotonic() - last_warning >= WARN_EVERY:  # no log flood
+            last_warning = time.monotonic()
+            log.warning("push notification with a wrong secret refused (further ones for a minute unlogged)")
         try:
             writer.write(_RESPONSES[status] + b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             async with asyncio.timeout(READ_TIMEOUT):

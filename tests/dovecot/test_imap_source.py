@@ -62,6 +62,7 @@ async def test_dovecot_restart_mid_run_loses_nothing(gateway: RunningGateway, ma
         await asyncio.to_thread(mailstack.wait_deferred, 1)
 
     mailstack.flush()  # Postfix retries the deferred mail now that Dovecot is back
+    await gateway.settled()  # "during" is in and indexed before "after" is sent
     await gateway.send(make_message(to=address, subject="after"), [address])
     assert await gateway.subjects(address, token) == ["after", "during", "before"]
     async with gateway.client(token) as client:
@@ -81,8 +82,12 @@ async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
     gateway: RunningGateway, mailstack: MailStack
 ) -> None:
     address, token = await gateway.create_identity("renumbered")
+    other, other_token = await gateway.create_identity("witness")
     for subject in ("one", "two", "three"):
-        await gateway.send(make_message(to=address, subject=subject), [address])
+        # "two" goes to a second identity too: deleting it then only hides it (no expunge),
+        # so after the renumbering only the deleted mark can keep it hidden.
+        rcpts = [address, other] if subject == "two" else [address]
+        await gateway.send(make_message(to=rcpts, subject=subject), rcpts)
     ids = {m["subject"]: m["id"] for m in (await gateway.messages(address, token))["messages"]}
     async with gateway.client(token) as client:
         assert (await client.get(f"/v1/identities/{address}/messages/{ids['one']}")).status_code == 200
@@ -99,6 +104,7 @@ async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
     # The deleted message stays hidden and the read one stays seen, under their new ids.
     assert {m["subject"]: m["seen"] for m in listing} == {"three": False, "one": True}
     assert {m["id"] for m in listing} <= new_ids
+    assert await gateway.subjects(other, other_token) == ["two"]  # the copy is still there
     async with gateway.client(token) as client:
         assert_error(await client.get(f"/v1/identities/{address}/messages/{ids['three']}"), 404)
     # ...and new mail after the renumbering is visible (the identity's fence was in the old ids).
@@ -201,6 +207,11 @@ async def test_never_more_than_two_imap_sessions_however_many_clients(
             client.get(f"/v1/identities/{address}/messages/{ids[i % 3]}" + ("/raw" if i % 2 else ""))
             for i in range(40)
         ] + [client.get(f"/v1/identities/{address}/messages") for _ in range(20)]
-        responses = await asyncio.gather(*requests)
+        load = asyncio.gather(*requests)
+        during = []
+        while not load.done():  # counted while the load runs, not only after it
+            during.append(await asyncio.to_thread(mailstack.imap_sessions))
+        responses = await load
     assert {r.status_code for r in responses} == {200}
+    assert during and max(during) <= 2
     assert await asyncio.to_thread(mailstack.imap_sessions) == 2  # the watcher and the reader

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from gateway.sources.push import MAX_BODY_BYTES, start_push_listener
+from gateway.sources.push import MAX_BODY_BYTES, MAX_CONNECTIONS, start_push_listener
 
 SECRET = "s3cret-push-token-0123456789"
 
@@ -104,3 +104,29 @@ async def test_a_stalled_client_does_not_block_others(listener: Listener) -> Non
         response = await client.post(listener.url, content=DOVECOT_BODY, auth=("dovecot", SECRET))
     assert response.status_code == 200 and listener.hints == 1
     stalled.close()
+
+
+async def test_a_flood_of_idle_connections_is_capped_and_service_goes_on(listener: Listener) -> None:
+    host, port = listener.url.split("/")[2].split(":")
+    idle = []
+    for _ in range(MAX_CONNECTIONS):
+        _, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"POST /push HTTP/1.1\r\n")  # and never more
+        idle.append(writer)
+    # One more is closed at once, unanswered: nothing past the cap is held open.
+    reader, extra = await asyncio.open_connection(host, int(port))
+    assert await asyncio.wait_for(reader.read(), 10) == b""
+    extra.close()
+    for writer in idle:
+        writer.close()
+    # Once they are gone, Dovecot's request is served as before.
+    for writer in idle:
+        await writer.wait_closed()
+    async with httpx.AsyncClient() as client:
+        for _ in range(50):  # the server learns of the closes as it reads them: retry briefly
+            try:
+                response = await client.post(listener.url, content=DOVECOT_BODY, auth=("dovecot", SECRET))
+                break
+            except httpx.TransportError:  # still at the cap: closed unanswered
+                continue
+    assert response.status_code == 200 and listener.hints == 1

@@ -25,9 +25,11 @@ from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.system import HealthOut, health
 from gateway.api.controllers.tokens import TokenController
+from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
+from gateway.hub import Hub
 from gateway.identities import IdentityStore
 from gateway.inbox import Inbox
 from gateway.index import MessageIndex
@@ -57,6 +59,7 @@ class Gateway:
     sync: Sync
     inbox: Inbox
     retention: Retention
+    hub: Hub
     smtp_address: tuple[str, int] | None = None
     push_address: tuple[str, int] | None = None
     sync_task: asyncio.Task[None] | None = None
@@ -111,7 +114,9 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
     sync = Sync(source, index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
     inbox = Inbox(store, index, source, max_bytes=settings.max_message_bytes)
     retention = Retention(source, index, store, days=settings.retention_days)
-    return Gateway(settings, store, index, source, sync, inbox, retention)
+    hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
+    sync.on_indexed(lambda records: hub.publish(a for r in records for a in r.grants))
+    return Gateway(settings, store, index, source, sync, inbox, retention, hub)
 
 
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
@@ -160,10 +165,11 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             gw.store.close()
 
     app = Litestar(
-        route_handlers=[IdentityController, MessageController, TokenController, health],
+        route_handlers=[IdentityController, MessageController, WaitController, TokenController, health],
         dependencies={
             "store": Provide(lambda: gw.store, sync_to_thread=False),
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
+            "hub": Provide(lambda: gw.hub, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
         },
         middleware=[lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],

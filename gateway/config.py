@@ -118,6 +118,12 @@ class Settings:
     push_secret: Secret | None = field(
         default=None, metadata=_doc("Shared secret Dovecot's push driver sends (the password of its URL).")
     )
+    wait_max_per_address: int = field(
+        default=50, metadata=_doc("Open waits and event streams allowed per identity (more: 429).")
+    )
+    wait_max_total: int = field(
+        default=5000, metadata=_doc("Open waits and event streams allowed on the gateway in all (more: 429).")
+    )
     reuse_quarantine: float = field(
         default=7 * 86400.0,
         metadata=_doc("How long a deleted or expired local part stays unusable (e.g. 7d, 12h, 3600)."),
@@ -169,7 +175,15 @@ def _convert(f: dataclasses.Field[Any], raw: Any) -> Any:
     if not isinstance(raw, str):
         return raw  # flags arrive typed already
     kind = f.name
-    if kind in {"http_port", "smtp_port", "imap_port", "max_message_bytes", "retention_days"}:
+    if kind in {
+        "http_port",
+        "smtp_port",
+        "imap_port",
+        "max_message_bytes",
+        "retention_days",
+        "wait_max_per_address",
+        "wait_max_total",
+    }:
         return int(raw)
     if kind == "reuse_quarantine":
         return parse_duration(raw)
@@ -196,6 +210,9 @@ def _validate(s: Settings) -> None:
             raise bad(name, port, "a port is 0..65535")
     if s.max_message_bytes < 1024:
         raise bad("max_message_bytes", s.max_message_bytes, "must be at least 1024")
+    for name in ("wait_max_per_address", "wait_max_total"):
+        if getattr(s, name) < 1:
+            raise bad(name, getattr(s, name), "must be at least 1")
     if s.reuse_quarantine < 0:
         raise bad("reuse_quarantine", s.reuse_quarantine, "must not be negative")
     if s.retention_days < 0:

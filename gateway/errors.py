@@ -6,8 +6,11 @@
     ├── Unauthorized        401  no token, or one that is unknown, revoked or expired
     ├── Forbidden           403  a valid token on a path it may not use
     ├── NotFound            404  no such identity, message or token
+    ├── WaitTimeout         408  nothing matching arrived before the wait's timeout
     ├── Conflict            409  the name is taken or quarantined
     ├── TooLarge            413  a body over the limit
+    ├── TooManyWaiters      429  over the open-wait limits (Retry-After)
+    ├── ClientGone          499  the client left during a wait (nobody reads the answer)
     ├── SourceUnavailable   503  the mailbox (Dovecot) cannot be reached right now
     └── StoreError          the durable store is unreadable or corrupt (stops start-up)
 
@@ -17,6 +20,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "ClientGone",
     "Conflict",
     "Forbidden",
     "GatewayError",
@@ -26,7 +30,9 @@ __all__ = [
     "SourceUnavailable",
     "StoreError",
     "TooLarge",
+    "TooManyWaiters",
     "Unauthorized",
+    "WaitTimeout",
 ]
 
 
@@ -35,6 +41,8 @@ class GatewayError(Exception):
 
     code: str = "error"
     status: int = 500
+    retry_after: int | None = None
+    """Seconds a client should wait before trying again (sent as Retry-After), if any."""
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
@@ -74,6 +82,28 @@ class NotFound(GatewayError):
 
     code = "not_found"
     status = 404
+
+
+class WaitTimeout(GatewayError):
+    """A wait ended without a matching message."""
+
+    code = "timeout"
+    status = 408
+
+
+class TooManyWaiters(GatewayError):
+    """Too many waits or event streams are open (per address or in all)."""
+
+    code = "rate_limited"
+    status = 429
+    retry_after = 1
+
+
+class ClientGone(GatewayError):
+    """The client disconnected while waiting; the answer goes nowhere."""
+
+    code = "client_closed_request"
+    status = 499
 
 
 class Conflict(GatewayError):

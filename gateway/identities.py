@@ -539,6 +539,11 @@ class IdentityStore:
         rows = self._db.execute("SELECT message_id FROM marks WHERE identity_id = ? AND deleted = 1", (identity.id,))
         return frozenset(r[0] for r in rows)
 
+    def seen_keys(self, identity: Identity) -> frozenset[str]:
+        """Keys of the messages `identity` has seen."""
+        rows = self._db.execute("SELECT message_id FROM marks WHERE identity_id = ? AND seen = 1", (identity.id,))
+        return frozenset(r[0] for r in rows)
+
     def is_deleted(self, identity: Identity, message_id: str) -> bool:
         """Whether `identity` deleted (hid) this message: one indexed row, not the whole list."""
         row = self._db.execute(

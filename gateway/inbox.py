@@ -20,10 +20,11 @@ from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
 from gateway.sources.base import MailSource
 
-__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View", "Window"]
+__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View", "WaitQuery", "Window"]
 
 MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
+CLAIM_TTL: Final = 60.0  # a claim whose response was never settled is released after this
 INLINE_PARSE_BYTES: Final = 256 * 1024
 
 
@@ -35,6 +36,17 @@ class ListQuery:
     before_id: str | None = None
     after_id: str | None = None
     since: datetime | None = None
+    sender: str | None = None
+    subject: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitQuery:
+    """What a wait accepts: unseen mail by default, narrowed by time, cursor, sender, subject."""
+
+    include_seen: bool = False
+    since: datetime | None = None
+    after_id: str | None = None
     sender: str | None = None
     subject: str | None = None
 
@@ -84,6 +96,9 @@ class Inbox:
         self._index = index
         self._source = source
         self._max_bytes = max_bytes
+        # Messages a wait has picked but whose response is not settled yet, by (identity id,
+        # message key), with when the claim lapses. In memory: a restart releases them all.
+        self._claims: dict[tuple[int, str], float] = {}
 
     async def fence(self) -> tuple[str, str] | None:
         """The source's fence for an identity created now (see Identity.fence), if it has one."""
@@ -144,6 +159,54 @@ class Inbox:
             raise NotFound("no such message (the paging cursor is unknown)")
         return cursor
 
+    # --- waits ------------------------------------------------------------------------
+
+    def claim(self, identity: Identity, query: WaitQuery) -> Summary | None:
+        """The message a wait answers with now, claimed for it; None when there is none yet.
+
+        Unseen mail, oldest first (two codes in a row are consumed in order), or with
+        `include_seen` the newest match. A claimed message is skipped by every other wait of
+        the identity until `settle` (synchronous: nothing else runs between check and claim).
+        """
+        now = time.monotonic()
+        for lapsed in [c for c, until in self._claims.items() if until <= now]:
+            del self._claims[lapsed]
+        window = self.window(identity)
+        since = window.since_ts if query.since is None else max(window.since_ts, query.since.timestamp())
+        after = self._cursor(identity, query.after_id)
+        claimed = {key for (who, key) in self._claims if who == identity.id}
+        exclude = self._store.deleted_keys(identity) | claimed
+        if not query.include_seen:
+            exclude |= self._store.seen_keys(identity)
+        filters = Filters(since, window.min_id, query.sender or None, query.subject or None, frozenset(exclude))
+        if query.include_seen:
+            rows = self._index.listing(identity.address, filters, limit=1, after=after, newest_first=True)
+        else:
+            start = after or Cursor(-math.inf, "")
+            rows = self._index.listing(identity.address, filters, limit=1, after=start)
+        if not rows:
+            return None
+        self._claims[(identity.id, rows[0].key)] = now + CLAIM_TTL
+        return rows[0]
+
+    def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
+        """End a claim: delivered answers become seen (for the identity's own reads); others return."""
+        self._claims.pop((identity.id, summary.key), None)
+        if delivered and mark_seen:
+            self._store.set_seen(identity, summary.key, True)
+
+    async def read_claimed(self, identity: Identity, summary: Summary) -> FullMessage:
+        """The full message for a claimed summary, without touching its seen mark."""
+        raw = await self.raw(identity, summary.id, summary=summary)
+        parsed = await self._parse(raw)
+        seen = bool(self._store.seen_among(identity, [summary.key]))
+        return FullMessage(View(summary, seen), parsed)
+
+    async def _parse(self, raw: bytes) -> ParsedMessage:
+        if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
+            return await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
+        return parse_message(raw, max_bytes=self._max_bytes)
+
     def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
         window = self.window(identity)
@@ -156,10 +219,7 @@ class Inbox:
         """The full message; marks it seen for `identity` when `mark_seen`."""
         summary = self.summary(identity, message_id)
         raw = await self.raw(identity, message_id, summary=summary)
-        if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
-            parsed = await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
-        else:
-            parsed = parse_message(raw, max_bytes=self._max_bytes)
+        parsed = await self._parse(raw)
         seen = bool(self._store.seen_among(identity, [summary.key]))
         if mark_seen and not seen:  # a durable (fsync'd) write only the first time
             self._store.set_seen(identity, summary.key, True)

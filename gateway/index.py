@@ -278,8 +278,12 @@ class MessageIndex:
         limit: int,
         before: Cursor | None = None,
         after: Cursor | None = None,
+        newest_first: bool | None = None,
     ) -> list[Summary]:
-        """`address`'s messages: newest first (before `before`), or oldest first after `after`."""
+        """`address`'s messages: newest first (before `before`), or oldest first after `after`.
+
+        `newest_first` overrides the order (e.g. the newest message after a cursor).
+        """
         sql = [
             f"SELECT {_SUMMARY_COLUMNS} FROM grants g JOIN messages m ON m.id = g.message_id"  # noqa: S608 - constant columns
             " WHERE g.address = ? AND g.received_at >= ?"
@@ -303,7 +307,8 @@ class MessageIndex:
         if filters.exclude:
             sql.append("AND g.dedupe_key NOT IN (SELECT value FROM json_each(?))")
             args.append(json.dumps(sorted(filters.exclude)))
-        order = "ASC" if after is not None else "DESC"
+        ascending = after is not None if newest_first is None else not newest_first
+        order = "ASC" if ascending else "DESC"
         sql.append(f"ORDER BY g.received_at {order}, g.message_id {order} LIMIT ?")
         args.append(limit)
         return [_summary(row) for row in self._db.execute(" ".join(sql), args)]

@@ -13,7 +13,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from gateway.errors import GatewayError, SourceUnavailable
+from gateway.errors import GatewayError
 
 __all__ = ["EXCEPTION_HANDLERS"]
 
@@ -37,13 +37,18 @@ _CODES: Final = {
 _ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `[^`]*`)")
 
 
-def _error(status: int, code: str, detail: str, headers: dict[str, str] | None = None) -> Response[Any]:
-    return Response({"error": code, "detail": detail}, status_code=status, media_type=MediaType.JSON, headers=headers)
+def _error(
+    status: int, code: str, detail: str, headers: dict[str, str] | None = None, retry_after: int | None = None
+) -> Response[Any]:
+    body: dict[str, Any] = {"error": code, "detail": detail}
+    if retry_after is not None:
+        body["retry_after_sec"] = retry_after
+        headers = {**(headers or {}), "Retry-After": str(retry_after)}
+    return Response(body, status_code=status, media_type=MediaType.JSON, headers=headers)
 
 
 def _gateway_error(_: Request[Any, Any, Any], exc: GatewayError) -> Response[Any]:
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, SourceUnavailable) else None
-    return _error(exc.status, exc.code, exc.detail, headers)
+    return _error(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
 
 
 def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:

@@ -1,0 +1,139 @@
+"""/v1/identities/{address}/wait and /events: block until mail arrives, or stream it as it does."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Annotated, Any, Final
+
+import msgspec
+from litestar import Controller, Request, Response, get
+from litestar.background_tasks import BackgroundTask
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromQuery, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.types import Receive
+
+from gateway.api.auth import mail_identity
+from gateway.api.schemas import MessageOut, SummaryOut
+from gateway.errors import ClientGone, InvalidInput
+from gateway.hub import Hub, Subscription
+from gateway.identities import Identity, Principal
+from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
+from gateway.index import Summary
+from gateway.waiting import MAX_WAIT_SECONDS, wait_for_message
+
+__all__ = ["WaitController"]
+
+KEEPALIVE_SECONDS: Final = 15.0  # an SSE comment this often keeps proxies from cutting the stream
+
+
+class WaitController(Controller):
+    path = "/v1/identities/{address:str}"
+    tags = ["messages"]
+    dependencies = {"identity": Provide(mail_identity, sync_to_thread=False)}
+
+    @get("/wait", operation_id="waitForMessage")
+    async def wait(
+        self,
+        request: Request[Principal, Any, Any],
+        inbox: NamedDependency[Inbox],
+        hub: NamedDependency[Hub],
+        identity: NamedDependency[Identity],
+        timeout: Annotated[float, QueryParameter(ge=0, le=MAX_WAIT_SECONDS)] = 120.0,
+        include_seen: FromQuery[bool] = False,
+        since: FromQuery[datetime | None] = None,
+        after_id: FromQuery[str | None] = None,
+        sender: Annotated[str | None, QueryParameter(name="from", max_length=256)] = None,
+        subject: Annotated[str | None, QueryParameter(max_length=256)] = None,
+    ) -> Response[MessageOut]:
+        """Block until a matching unseen message exists, then return it (the oldest first).
+
+        408 when none arrives within `timeout` seconds. A client that goes away ends the wait.
+        """
+        if since is not None and since.tzinfo is None:
+            raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
+        query = WaitQuery(include_seen, since, after_id, sender, subject)
+        gone = asyncio.create_task(_disconnected(request.receive))
+        waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
+        try:
+            await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not waiting.done():  # the client left (or this handler was cancelled)
+                waiting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await waiting
+        if not waiting.done() or waiting.cancelled():
+            gone.cancel()
+            raise ClientGone("the client went away while waiting")  # nothing was claimed
+        try:
+            summary = waiting.result()  # WaitTimeout propagates to the error mapping
+            full = await inbox.read_claimed(identity, summary)
+        except BaseException:
+            gone.cancel()
+            if waiting.exception() is None:
+                inbox.settle(identity, waiting.result(), delivered=False, mark_seen=False)
+            raise
+        mark = request.user.kind == "identity"
+        return Response(MessageOut.full(full), background=BackgroundTask(_settle, inbox, identity, summary, gone, mark))
+
+    @get("/events", operation_id="streamMessages")
+    async def events(
+        self,
+        request: Request[Principal, Any, Any],
+        inbox: NamedDependency[Inbox],
+        hub: NamedDependency[Hub],
+        identity: NamedDependency[Identity],
+        last_event_id: Annotated[str | None, QueryParameter(max_length=256)] = None,
+    ) -> ServerSentEvent:
+        """Server-Sent Events: one `message` event per new message (id = message id).
+
+        `Last-Event-ID` (header or query) replays every message after that one.
+        """
+        after = request.headers.get("last-event-id") or last_event_id
+        if after is None:  # a new stream starts at "now": the newest message so far
+            newest = inbox.listing(identity, ListQuery(limit=1)).views
+            after = newest[0].summary.id if newest else None
+        else:
+            inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
+        subscription = hub.subscribe(identity.address)  # 429 over the limits, before streaming
+        return ServerSentEvent(_stream(inbox, identity, subscription, after))
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Return once the client has gone away (ASGI `http.disconnect`)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _settle(inbox: Inbox, identity: Identity, summary: Summary, gone: asyncio.Task[None], mark: bool) -> None:
+    """Runs right after the answer was handed to the server: seen if the client was still there.
+
+    Checked before yielding once: the server also reports `http.disconnect` as soon as a
+    response is complete, so only a disconnect seen *before* that counts as "never received".
+    """
+    inbox.settle(identity, summary, delivered=not gone.done(), mark_seen=mark)
+    gone.cancel()
+
+
+async def _stream(
+    inbox: Inbox, identity: Identity, subscription: Subscription, after: str | None
+) -> AsyncIterator[ServerSentEventMessage]:
+    with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
+        while True:
+            if after is None:  # nothing existed at the start: everything now is new
+                page = inbox.listing(identity, ListQuery(limit=MAX_PAGE))
+                views = list(reversed(page.views))
+            else:
+                page = inbox.listing(identity, ListQuery(limit=MAX_PAGE, after_id=after))
+                views = page.views
+            for view in views:
+                data = msgspec.json.encode(SummaryOut.of(view)).decode()
+                yield ServerSentEventMessage(data=data, event="message", id=view.summary.id)
+                after = view.summary.id
+            if views and (page.next_after_id or page.next_before_id):
+                continue  # more than a page arrived at once
+            if not await subscription.wait(KEEPALIVE_SECONDS):
+                yield ServerSentEventMessage(comment="keep-alive")

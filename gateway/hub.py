@@ -1,0 +1,99 @@
+"""In-process publish/subscribe keyed by address: one IDLE connection serves any number of waiters.
+
+The sync publishes every indexed batch; each `wait` and each event stream holds a
+`Subscription` to its identity's address and is woken when mail granted to that address is
+indexed. A wake-up carries nothing: the subscriber looks in the index itself, so a message
+can never be half-delivered through the hub, and one that is indexed between a subscriber's
+check and its wait still wakes it (subscribe first, then check).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from types import TracebackType
+
+from gateway.errors import TooManyWaiters
+
+__all__ = ["Hub", "Subscription"]
+
+
+class Subscription:
+    """One subscriber's doorbell for one address; a context manager that unsubscribes on exit."""
+
+    def __init__(self, hub: Hub, address: str) -> None:
+        self._hub = hub
+        self.address = address
+        self._rang = asyncio.Event()
+
+    def ring(self) -> None:
+        """Mail for this address was indexed (called by the hub)."""
+        self._rang.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait until rung (True) or `timeout` seconds pass (False); then reset the bell."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._rang.wait()
+        except TimeoutError:
+            return False
+        self._rang.clear()
+        return True
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *_: type[BaseException] | BaseException | TracebackType | None) -> None:
+        self._hub.unsubscribe(self)
+
+
+class Hub:
+    """Subscriptions by address, bounded per address and in all (memory, not IMAP, is the limit)."""
+
+    def __init__(self, *, per_address: int, total: int) -> None:
+        self._per_address = per_address
+        self._total = total
+        self._subs: defaultdict[str, set[Subscription]] = defaultdict(set)
+        self._count = 0
+        self._counted = asyncio.Event()  # set on every change of `count`
+
+    @property
+    def count(self) -> int:
+        """Open subscriptions right now."""
+        return self._count
+
+    def subscribe(self, address: str) -> Subscription:
+        """A new subscription for `address`; TooManyWaiters over either limit."""
+        if self._count >= self._total:
+            raise TooManyWaiters(f"{self._total} waits are open on this gateway; retry shortly")
+        if len(self._subs[address]) >= self._per_address:
+            raise TooManyWaiters(f"{self._per_address} waits are open for {address}; retry shortly")
+        sub = Subscription(self, address)
+        self._subs[address].add(sub)
+        self._count += 1
+        self._counted.set()
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Forget `sub` (idempotent)."""
+        subs = self._subs.get(sub.address)
+        if subs is not None and sub in subs:
+            subs.discard(sub)
+            self._count -= 1
+            self._counted.set()
+            if not subs:
+                del self._subs[sub.address]
+
+    async def wait_for_count(self, predicate: Callable[[int], bool], timeout: float) -> None:
+        """Return once `predicate(count)` holds; TimeoutError after `timeout` (tests, bench)."""
+        async with asyncio.timeout(timeout):
+            while not predicate(self._count):
+                self._counted.clear()
+                await self._counted.wait()
+
+    def publish(self, addresses: Iterable[str]) -> None:
+        """Ring every subscription of these addresses (mail granted to them was indexed)."""
+        for address in set(addresses):
+            for sub in self._subs.get(address, ()):
+                sub.ring()

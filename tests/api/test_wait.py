@@ -1,0 +1,273 @@
+"""`wait` and `events`: block until the mail arrives, exactly once, never the stale one.
+
+Runs on both sources (tests/api/conftest.py). Waiters are known to be subscribed through the
+hub's count, never by sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import smtplib
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from gateway.config import Settings
+from tests.conftest import RunningGateway, assert_error, make_message, run_gateway
+
+
+def code_mail(address: str, code: str, subject: str = "Your code", sender: str = "Shop <no-reply@shop.example>") -> Any:
+    return make_message(to=address, subject=subject, sender=sender, text=f"Your verification code is {code}.")
+
+
+async def wait(client: httpx.AsyncClient, address: str, **params: Any) -> httpx.Response:
+    params.setdefault("timeout", 20)
+    return await client.get(f"/v1/identities/{address}/wait", params=params, timeout=60)
+
+
+async def waiting(gateway: RunningGateway, count: int) -> None:
+    """Until `count` waits or streams are subscribed in the hub."""
+    await gateway.gw.hub.wait_for_count(lambda n: n == count, timeout=20)
+
+
+async def test_wait_before_delivery_returns_the_message_with_its_code(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("early-bird")
+    async with gateway.client(token) as client:
+        pending = asyncio.create_task(wait(client, address))
+        await waiting(gateway, 1)
+        await gateway.send(code_mail(address, "482913"), [address])
+        response = await pending
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["subject"] == "Your code" and body["codes"][0]["value"] == "482913"
+    assert body["text"].strip() == "Your verification code is 482913."
+    assert gateway.gw.hub.count == 0
+    # Returned by wait = seen for the identity.
+    assert (await gateway.messages(address, token))["messages"][0]["seen"] is True
+
+
+async def test_wait_after_delivery_returns_at_once(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("late")
+    await gateway.send(code_mail(address, "111222"), [address])
+    async with gateway.client(token) as client:
+        response = await wait(client, address, timeout=0)
+    assert response.status_code == 200 and response.json()["codes"][0]["value"] == "111222"
+
+
+async def test_two_codes_in_a_row_come_in_order_and_a_third_wait_times_out(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("sequence")
+    await gateway.send(code_mail(address, "100001", subject="first"), [address])
+    await gateway.send(code_mail(address, "100002", subject="second"), [address])
+    async with gateway.client(token) as client:
+        first, second = await wait(client, address), await wait(client, address)
+        third = await wait(client, address, timeout=0.3)
+    assert [first.json()["subject"], second.json()["subject"]] == ["first", "second"]
+    assert_error(third, 408, "timeout")
+
+
+async def test_a_re_requested_code_is_never_answered_with_the_old_mail(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("resend")
+    await gateway.send(code_mail(address, "555111"), [address])
+    async with gateway.client(token) as client:
+        assert (await wait(client, address)).json()["codes"][0]["value"] == "555111"
+        # The user asks for a new code: the wait blocks (the old mail is seen) until it comes.
+        pending = asyncio.create_task(wait(client, address))
+        await waiting(gateway, 1)
+        await gateway.send(code_mail(address, "555222"), [address])
+        assert (await pending).json()["codes"][0]["value"] == "555222"
+        # include_seen restores "newest match, seen or not".
+        newest = await wait(client, address, include_seen="true", timeout=0)
+        assert newest.json()["codes"][0]["value"] == "555222"
+
+
+async def test_filters_from_subject_since_and_after_id(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("filtered")
+    await gateway.send(code_mail(address, "700001", subject="Welcome", sender="news@other.example"), [address])
+    await gateway.send(code_mail(address, "700002", subject="Reset your password"), [address])
+    listing = (await gateway.messages(address, token))["messages"]
+    welcome = next(m for m in listing if m["subject"] == "Welcome")
+    async with gateway.client(token) as client:
+        by_sender = await wait(client, address, **{"from": "SHOP.example"}, include_seen="true", timeout=0)
+        assert by_sender.json()["subject"] == "Reset your password"
+        by_subject = await wait(client, address, subject="welcome", include_seen="true", timeout=0)
+        assert by_subject.json()["subject"] == "Welcome"
+        nothing = await wait(client, address, subject="invoice", timeout=0)
+        assert_error(nothing, 408, "timeout")
+        future = await wait(client, address, since="2099-01-01T00:00:00Z", include_seen="true", timeout=0)
+        assert_error(future, 408)
+        after = await wait(client, address, after_id=welcome["id"], include_seen="true", timeout=0)
+        assert after.json()["subject"] == "Reset your password"
+        assert_error(await wait(client, address, since="2026-01-01T00:00:00", timeout=0), 400)
+        assert_error(await wait(client, address, after_id="no-such-id", timeout=0), 404)
+
+
+async def test_mail_for_another_identity_never_satisfies_a_waiter(gateway: RunningGateway) -> None:
+    alice, alice_token = await gateway.create_identity("alice")
+    bob, bob_token = await gateway.create_identity("bob")
+    async with gateway.client(alice_token) as client:
+        pending = asyncio.create_task(wait(client, alice, timeout=1))
+        await waiting(gateway, 1)
+        # To bob, and "alice" in the subject and display name: none of it grants.
+        await gateway.send(make_message(to=f"alice <{bob}>", subject=f"for {alice}"), [bob])
+        assert_error(await pending, 408, "timeout")
+    async with gateway.client(bob_token) as client:
+        assert (await wait(client, bob, timeout=0)).json()["subject"] == f"for {alice}"
+
+
+async def test_two_hundred_waiters_on_two_hundred_identities(gateway: RunningGateway) -> None:
+    identities = [await gateway.create_identity(f"many-{i:03d}") for i in range(200)]
+    clients = [gateway.client(token) for _, token in identities]
+    try:
+        pending = [asyncio.create_task(wait(c, a, timeout=60)) for c, (a, _) in zip(clients, identities, strict=True)]
+        await waiting(gateway, 200)
+
+        def send_all() -> None:
+            with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as smtp:
+                for i, (address, _) in enumerate(identities):
+                    smtp.sendmail("shop@example.com", [address], code_mail(address, f"{300000 + i}").as_bytes())
+
+        await asyncio.to_thread(send_all)
+        responses = await asyncio.gather(*pending)
+    finally:
+        for c in clients:
+            await c.aclose()
+    assert [r.json()["codes"][0]["value"] for r in responses] == [f"{300000 + i}" for i in range(200)]
+    assert [r.json()["to"] for r in responses] == [[a] for a, _ in identities]
+    assert gateway.gw.hub.count == 0
+
+
+async def test_timeout_is_408_and_frees_the_waiter(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("patient")
+    async with gateway.client(token) as client:
+        response = await wait(client, address, timeout=0.2)
+    assert_error(response, 408, "timeout")
+    assert gateway.gw.hub.count == 0
+
+
+@pytest.mark.parametrize("timeout", ["-1", "601", "soon"])
+async def test_bad_timeout_is_400(gateway: RunningGateway, timeout: str) -> None:
+    address, token = await gateway.create_identity("picky")
+    async with gateway.client(token) as client:
+        assert_error(await wait(client, address, timeout=timeout), 400)
+
+
+async def test_disconnect_frees_the_waiter_and_the_next_wait_gets_the_mail(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("vanishing")
+    async with gateway.client(token) as client:
+        gone = asyncio.create_task(wait(client, address, timeout=30))
+        await waiting(gateway, 1)
+        gone.cancel()  # the client hangs up: httpx closes the connection
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+    await waiting(gateway, 0)
+    # Whether the gateway saw the hang-up before or after the mail: the message is not lost.
+    await gateway.send(code_mail(address, "808080"), [address])
+    async with gateway.client(token) as client:
+        response = await wait(client, address, timeout=5)
+    assert response.status_code == 200 and response.json()["codes"][0]["value"] == "808080"
+
+
+async def test_twenty_concurrent_waits_on_one_identity_get_twenty_distinct_messages(
+    gateway: RunningGateway,
+) -> None:
+    address, token = await gateway.create_identity("crowd")
+    async with gateway.client(token) as client:
+        pending = [asyncio.create_task(wait(client, address, timeout=60)) for _ in range(20)]
+        await waiting(gateway, 20)
+
+        def send_all() -> None:
+            with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as smtp:
+                for i in range(20):
+                    smtp.sendmail("shop@example.com", [address], code_mail(address, f"{400000 + i}").as_bytes())
+
+        await asyncio.to_thread(send_all)
+        responses = await asyncio.gather(*pending)
+    assert {r.status_code for r in responses} == {200}
+    assert sorted(r.json()["codes"][0]["value"] for r in responses) == [f"{400000 + i}" for i in range(20)]
+
+
+async def test_over_the_limit_is_429_with_retry_after(make_settings: Callable[..., Settings]) -> None:
+    async with run_gateway(make_settings(wait_max_per_address=2, wait_max_total=3)) as gateway:
+        address, token = await gateway.create_identity("limited")
+        other, other_token = await gateway.create_identity("other")
+        async with gateway.client(token) as client, gateway.client(other_token) as other_client:
+            pending = [asyncio.create_task(wait(client, address, timeout=30)) for _ in range(2)]
+            await waiting(gateway, 2)
+            body = assert_error(await wait(client, address, timeout=1), 429, "rate_limited")
+            third = asyncio.create_task(wait(other_client, other, timeout=30))
+            await waiting(gateway, 3)
+            assert_error(await wait(other_client, other, timeout=1), 429)  # the gateway-wide limit
+            response = await wait(client, address, timeout=1)
+            assert response.headers["retry-after"] == "1" and response.json()["retry_after_sec"] == 1
+            assert body["retry_after_sec"] == 1
+            for task in [*pending, third]:
+                task.cancel()
+            await asyncio.gather(*pending, third, return_exceptions=True)
+        await waiting(gateway, 0)
+
+
+async def test_another_identity_token_cannot_wait_on_an_address(gateway: RunningGateway) -> None:
+    alice, _ = await gateway.create_identity("alice")
+    _, bob_token = await gateway.create_identity("bob")
+    async with gateway.client(bob_token) as client:
+        assert_error(await wait(client, alice, timeout=0), 403)
+        assert_error(await client.get(f"/v1/identities/{alice}/events"), 403)
+
+
+# --- events ---------------------------------------------------------------------------
+
+
+async def read_events(response: httpx.Response, count: int) -> list[dict[str, str]]:
+    """The next `count` SSE events (comments skipped) as {id, event, data}."""
+    events: list[dict[str, str]] = []
+    current: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if not line:
+            if current:
+                events.append(current)
+                current = {}
+                if len(events) == count:
+                    return events
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        current[field] = value.removeprefix(" ")
+    raise AssertionError(f"the stream ended after {len(events)} events")
+
+
+async def test_event_stream_and_replay_after_reconnect(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("streamer")
+    await gateway.send(code_mail(address, "000000", subject="before the stream"), [address])
+    url = f"/v1/identities/{address}/events"
+    async with gateway.client(token) as client:
+        async with asyncio.timeout(30), client.stream("GET", url, timeout=60) as stream:
+            assert stream.status_code == 200
+            assert stream.headers["content-type"].startswith("text/event-stream")
+            await waiting(gateway, 1)
+            await gateway.send(code_mail(address, "900001", subject="one"), [address])
+            await gateway.send(code_mail(address, "900002", subject="two"), [address])
+            first = await read_events(stream, 2)
+        await waiting(gateway, 0)  # the stream left the hub with the client
+        assert [e["event"] for e in first] == ["message", "message"]
+        assert [json.loads(e["data"])["subject"] for e in first] == ["one", "two"]
+        assert json.loads(first[0]["data"])["codes"][0]["value"] == "900001"
+
+        # While away: two more. Reconnecting with Last-Event-ID replays exactly those.
+        await gateway.send(code_mail(address, "900003", subject="three"), [address])
+        await gateway.send(code_mail(address, "900004", subject="four"), [address])
+        headers = {"Last-Event-ID": first[1]["id"]}
+        async with asyncio.timeout(30), client.stream("GET", url, headers=headers, timeout=60) as stream:
+            replay = await read_events(stream, 2)
+        assert [json.loads(e["data"])["subject"] for e in replay] == ["three", "four"]
+        # The query parameter works the same; an unknown id is a 404 before any streaming.
+        async with asyncio.timeout(30), client.stream(
+            "GET", url, params={"last_event_id": first[0]["id"]}, timeout=60
+        ) as stream:
+            again = await read_events(stream, 3)
+        assert [json.loads(e["data"])["subject"] for e in again] == ["two", "three", "four"]
+        assert_error(await client.get(url, params={"last_event_id": "nope"}), 404)
+    assert gateway.gw.hub.count == 0

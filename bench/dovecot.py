@@ -1,11 +1,14 @@
-"""Benchmarks of the imap source over a real Postfix + Dovecot (the test mail stack).
+"""Benchmarks of the imap source over a real Postfix + Dovecot (the test mail stack), and of `wait`.
 
-    .venv/bin/python bench/dovecot.py [--messages 200] [--backlog 10000]
+    .venv/bin/python bench/dovecot.py [--messages 200] [--backlog 10000] [--waiters 1000]
 
 1. Delivery latency: a message accepted by Postfix (its 250 to DATA) until it is listed
    through the API, over `--messages` messages one at a time, with Dovecot's push driver on
    and then off (IDLE alone). Also which path woke the sync for each message.
-2. Catch-up rate: `--backlog` messages already in the mailbox when the gateway starts, until
+2. Delivery → `wait` returns, embedded intake and Dovecot (push on), one message at a time.
+3. `--waiters` concurrent waits on as many identities, all woken by their own message over
+   Dovecot, with the IMAP session count watched throughout.
+4. Catch-up rate: `--backlog` messages already in the mailbox when the gateway starts, until
    every one is indexed.
 
 The gateway runs in this process (its own thread and event loop) so its wake-up counters can
@@ -26,6 +29,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +49,7 @@ DOMAIN = "agents.test"
 class GatewayThread:
     """`run_gateway` on its own event loop in a thread, until `stop()`."""
 
-    def __init__(self, stack: MailStack, env: dict[str, str], data_dir: Path) -> None:
+    def __init__(self, stack: MailStack | None, env: dict[str, str], data_dir: Path) -> None:
         self.stack = stack
         self.env = {**env, "AGENTMAIL_DATA_DIR": str(data_dir), "AGENTMAIL_ADMIN_TOKEN": ADMIN_TOKEN}
         self.env |= {"AGENTMAIL_HTTP_PORT": "0", "AGENTMAIL_SMTP_PORT": "0", "AGENTMAIL_RETENTION_DAYS": "0"}
@@ -130,6 +134,88 @@ def latency(stack: MailStack, messages: int, *, push: bool) -> tuple[list[float]
             gateway.stop()
 
 
+def wait_latency(stack: MailStack | None, messages: int) -> list[float]:
+    """Milliseconds from SMTP accepted (Postfix, or the embedded intake) to the open wait's answer."""
+    env = {"AGENTMAIL_DOMAIN": DOMAIN}
+    if stack is not None:
+        env = {k: v for k, v in stack.gateway_env().items() if k.startswith("AGENTMAIL_")}
+        stack.expunge_all()
+    with tempfile.TemporaryDirectory() as data, ThreadPoolExecutor(1) as pool:
+        gateway = GatewayThread(stack, env, Path(data)).start()
+        try:
+            admin = httpx.Client(base_url=gateway.base_url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+            created = admin.post("/v1/identities", json={}).json()
+            address = created["address"]
+            client = httpx.Client(base_url=gateway.base_url, headers={"Authorization": f"Bearer {created['token']}"})
+            host, port = gateway.running.smtp_host, gateway.running.smtp_port
+            samples = []
+            with smtplib.SMTP(host, port) as smtp:
+                for i in range(messages):
+                    answer = pool.submit(
+                        client.get, f"/v1/identities/{address}/wait", params={"timeout": 30}, timeout=60
+                    )
+                    while gateway.running.gw.hub.count < 1:  # the wait is open: now send
+                        time.sleep(0.0005)
+                    smtp.sendmail("shop@example.com", [address], f"Subject: m{i}\r\n\r\nCode {i:06d}.\r\n".encode())
+                    accepted = time.perf_counter()
+                    response = answer.result()
+                    samples.append((time.perf_counter() - accepted) * 1000)
+                    assert response.status_code == 200 and response.json()["subject"] == f"m{i}", response.text
+            return samples
+        finally:
+            gateway.stop()
+
+
+def many_waiters(stack: MailStack, count: int) -> str:
+    """`count` waits open at once on `count` identities, each woken by its own message."""
+    env = {k: v for k, v in stack.gateway_env().items() if k.startswith("AGENTMAIL_")}
+    env["AGENTMAIL_WAIT_MAX_TOTAL"] = str(max(5000, count))
+    stack.expunge_all()
+    with tempfile.TemporaryDirectory() as data:
+        gateway = GatewayThread(stack, env, Path(data)).start()
+        try:
+            admin = httpx.Client(base_url=gateway.base_url, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+            identities = [admin.post("/v1/identities", json={}).json() for _ in range(count)]
+
+            async def run() -> tuple[list[httpx.Response], float, int]:
+                limits = httpx.Limits(max_connections=count + 10, max_keepalive_connections=count + 10)
+                async with httpx.AsyncClient(base_url=gateway.base_url, limits=limits, timeout=120) as client:
+                    tasks = [
+                        asyncio.create_task(
+                            client.get(
+                                f"/v1/identities/{i['address']}/wait",
+                                params={"timeout": 100},
+                                headers={"Authorization": f"Bearer {i['token']}"},
+                            )
+                        )
+                        for i in identities
+                    ]
+                    while gateway.running.gw.hub.count < count:
+                        await asyncio.sleep(0.01)
+                    sessions = [stack.imap_sessions()]
+
+                    def send_all() -> float:
+                        with smtplib.SMTP(stack.host, stack.smtp_port) as smtp:
+                            for n, i in enumerate(identities):
+                                body = f"Subject: w{n}\r\n\r\nhi\r\n".encode()
+                                smtp.sendmail("shop@example.com", [i["address"]], body)
+                        return time.perf_counter()
+
+                    last_sent = await asyncio.to_thread(send_all)
+                    sessions.append(stack.imap_sessions())
+                    responses = await asyncio.gather(*tasks)
+                    return responses, (time.perf_counter() - last_sent) * 1000, max(sessions)
+
+            responses, tail_ms, sessions = asyncio.run(run())
+        finally:
+            gateway.stop()
+    right = sum(r.status_code == 200 and r.json()["subject"] == f"w{n}" for n, r in enumerate(responses))
+    return (
+        f"{count} concurrent waits on {count} identities: {right}/{count} woken by their own message;"
+        f" last answer {tail_ms:.0f} ms after the last SMTP accept; IMAP sessions at most {sessions}"
+    )
+
+
 def create_identities(stack: MailStack, count: int) -> list[float]:
     """Milliseconds per POST /v1/identities over HTTP (each takes the mailbox's UIDNEXT fence)."""
     env = {k: v for k, v in stack.gateway_env().items() if k.startswith("AGENTMAIL_")}
@@ -182,6 +268,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--backlog", type=int, default=10_000)
+    parser.add_argument("--waiters", type=int, default=1000)
     args = parser.parse_args()
 
     ensure_installed()
@@ -198,6 +285,15 @@ def main() -> None:
                 f" woken by {dict(woken)}"
             )
             print(rows[-1], flush=True)
+        for label, where in (("embedded", None), ("Dovecot, push on", stack)):
+            waits = wait_latency(where, args.messages)
+            rows.append(
+                f"SMTP accepted → wait returns, {label}: p50 {statistics.median(waits):.1f} ms,"
+                f" p99 {sorted(waits)[int(0.99 * len(waits)) - 1]:.1f} ms over {len(waits)}"
+            )
+            print(rows[-1], flush=True)
+        rows.append(many_waiters(stack, args.waiters))
+        print(rows[-1], flush=True)
         created = create_identities(stack, 500)
         rows.append(
             f"create an identity over HTTP, imap source (UIDNEXT fence each): p50 {statistics.median(created):.2f} ms,"

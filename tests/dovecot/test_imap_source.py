@@ -215,3 +215,33 @@ async def test_never_more_than_two_imap_sessions_however_many_clients(
     assert {r.status_code for r in responses} == {200}
     assert during and max(during) <= 2
     assert await asyncio.to_thread(mailstack.imap_sessions) == 2  # the watcher and the reader
+
+
+async def test_fifty_waits_survive_a_dovecot_restart(gateway: RunningGateway, mailstack: MailStack) -> None:
+    identities = [await gateway.create_identity(f"restart-{i:02d}") for i in range(50)]
+    clients = [gateway.client(token) for _, token in identities]
+    try:
+        pending = [
+            asyncio.create_task(client.get(f"/v1/identities/{address}/wait", params={"timeout": 60}, timeout=90))
+            for client, (address, _) in zip(clients, identities, strict=True)
+        ]
+        await gateway.gw.hub.wait_for_count(lambda n: n == 50, timeout=20)
+        with dovecot_down(mailstack):
+            pass  # down and up again: both IMAP connections are gone
+        await asyncio.to_thread(
+            gateway_send_many, gateway, [(address, f"after restart {i}") for i, (address, _) in enumerate(identities)]
+        )
+        responses = await asyncio.gather(*pending)
+    finally:
+        for client in clients:
+            await client.aclose()
+    assert {r.status_code for r in responses} == {200}
+    assert [r.json()["subject"] for r in responses] == [f"after restart {i}" for i in range(50)]
+    assert await asyncio.to_thread(mailstack.imap_sessions) <= 2
+
+
+def gateway_send_many(gateway: RunningGateway, mails: list[tuple[str, str]]) -> None:
+    """One SMTP session, one message per (address, subject)."""
+    with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as client:
+        for address, subject in mails:
+            client.sendmail("sender@example.com", [address], make_message(to=address, subject=subject).as_bytes())

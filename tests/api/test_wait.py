@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from gateway.config import Settings
+from gateway.inbox import WaitQuery
 from tests.conftest import RunningGateway, assert_error, make_message, run_gateway
 
 
@@ -271,3 +272,18 @@ async def test_event_stream_and_replay_after_reconnect(gateway: RunningGateway) 
         assert [json.loads(e["data"])["subject"] for e in again] == ["two", "three", "four"]
         assert_error(await client.get(url, params={"last_event_id": "nope"}), 404)
     assert gateway.gw.hub.count == 0
+
+
+async def test_a_claim_that_was_not_delivered_goes_to_the_next_wait(gateway: RunningGateway) -> None:
+    address, _ = await gateway.create_identity("claims")
+    await gateway.send(code_mail(address, "616161"), [address])
+    inbox, identity = gateway.gw.inbox, gateway.gw.store.get_identity(address)
+    claimed = inbox.claim(identity, WaitQuery())
+    assert claimed is not None
+    assert inbox.claim(identity, WaitQuery()) is None  # held for the first wait's answer
+    inbox.settle(identity, claimed, delivered=False, mark_seen=True)  # the answer never went out
+    again = inbox.claim(identity, WaitQuery())
+    assert again is not None and again.id == claimed.id
+    inbox.settle(identity, again, delivered=True, mark_seen=True)
+    assert inbox.claim(identity, WaitQuery()) is None  # seen now: a wait blocks for new mail
+    assert inbox.claim(identity, WaitQuery(include_seen=True)) is not None

@@ -1,0 +1,40 @@
+"""The hub: rings exactly the subscribers of an address, and counts and bounds them."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.errors import TooManyWaiters
+from gateway.hub import Hub
+
+
+async def test_publish_rings_only_the_addresses_it_names() -> None:
+    hub = Hub(per_address=5, total=10)
+    with hub.subscribe("a@d") as a, hub.subscribe("b@d") as b:
+        hub.publish(["a@d", "a@d", "c@d"])
+        assert await a.wait(1) is True
+        assert await b.wait(0) is False
+        assert await a.wait(0) is False  # the bell was reset by the first wait
+
+
+async def test_a_ring_before_the_wait_is_not_lost() -> None:
+    hub = Hub(per_address=5, total=10)
+    with hub.subscribe("a@d") as a:
+        hub.publish(["a@d"])  # indexed between a waiter's look and its wait
+        assert await a.wait(0) is True
+
+
+async def test_limits_per_address_and_in_all_and_the_count() -> None:
+    hub = Hub(per_address=2, total=3)
+    first, second = hub.subscribe("a@d"), hub.subscribe("a@d")
+    with pytest.raises(TooManyWaiters, match="for a@d"):
+        hub.subscribe("a@d")
+    third = hub.subscribe("b@d")
+    with pytest.raises(TooManyWaiters, match="on this gateway"):
+        hub.subscribe("c@d")
+    assert hub.count == 3
+    for sub in (first, second, third, third):  # unsubscribing twice is harmless
+        hub.unsubscribe(sub)
+    assert hub.count == 0
+    await hub.wait_for_count(lambda n: n == 0, timeout=1)
+    hub.subscribe("a@d")

@@ -7,6 +7,7 @@ lookup, so it learns nothing about that identity or its messages.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Final
 
 from litestar import Request
@@ -26,6 +27,7 @@ __all__ = [
     "admin_or_provisioner",
     "mail_identity",
     "managed_identity",
+    "still_authorized",
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
@@ -35,16 +37,36 @@ class TokenAuth(AbstractAuthenticationMiddleware):
     """Bearer token from the Authorization header only (never a query string or cookie)."""
 
     async def authenticate_request(self, connection: ASGIConnection[Any, Any, Any, Any]) -> AuthenticationResult:
-        header = connection.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
-            raise Unauthorized("send 'Authorization: Bearer <token>'")
-        if len(token) > MAX_TOKEN_CHARS:
-            raise Unauthorized("unknown or revoked token")
-        store: IdentityStore = connection.app.state.store
-        principal = store.authenticate(token)
-        return AuthenticationResult(user=principal, auth=None)
+        return AuthenticationResult(user=_authenticate(connection), auth=None)
+
+
+def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    header = connection.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise Unauthorized("send 'Authorization: Bearer <token>'")
+    if len(token) > MAX_TOKEN_CHARS:
+        raise Unauthorized("unknown or revoked token")
+    store: IdentityStore = connection.app.state.store
+    return store.authenticate(token)
+
+
+def still_authorized(connection: ASGIConnection[Any, Any, Any, Any], identity: Identity) -> bool:
+    """Whether a long request (wait, event stream) may still see `identity`'s mail.
+
+    False once its token was rotated or revoked, or the identity deleted, expired or
+    re-created since the request began: none of those may keep a door open.
+    """
+    try:
+        principal = _authenticate(connection)
+    except Unauthorized:
+        return False
+    if principal.token_id != _principal(connection).token_id:
+        return False
+    store: IdentityStore = connection.app.state.store
+    current = store.find_identity(identity.address)
+    return current is not None and current.id == identity.id and not current.expired(time.time())
 
 
 def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:

@@ -287,3 +287,21 @@ async def test_a_claim_that_was_not_delivered_goes_to_the_next_wait(gateway: Run
     inbox.settle(identity, again, delivered=True, mark_seen=True)
     assert inbox.claim(identity, WaitQuery()) is None  # seen now: a wait blocks for new mail
     assert inbox.claim(identity, WaitQuery(include_seen=True)) is not None
+
+
+async def test_rotating_the_token_closes_open_waits_and_streams(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("rotated")
+    async with gateway.client(token) as client:
+        pending = asyncio.create_task(wait(client, address, timeout=30))
+        async with asyncio.timeout(30), client.stream("GET", f"/v1/identities/{address}/events") as stream:
+            await waiting(gateway, 2)
+            rotated = await client.post(f"/v1/identities/{address}/rotate")
+            assert rotated.status_code == 200
+            await gateway.send(code_mail(address, "343434"), [address])
+            # The old token's stream ends without the message; its wait gets a 401, not the code.
+            tail = [line async for line in stream.aiter_lines() if line and not line.startswith(":")]
+            assert tail == []
+        assert_error(await pending, 401, "unauthorized")
+    async with gateway.client(rotated.json()["token"]) as client:
+        response = await wait(client, address, timeout=5)  # released: the new token gets it
+    assert response.json()["codes"][0]["value"] == "343434"

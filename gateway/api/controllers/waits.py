@@ -16,9 +16,9 @@ from litestar.params import FromQuery, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import Receive
 
-from gateway.api.auth import mail_identity
+from gateway.api.auth import mail_identity, still_authorized
 from gateway.api.schemas import MessageOut, SummaryOut
-from gateway.errors import ClientGone, InvalidInput
+from gateway.errors import ClientGone, InvalidInput, Unauthorized
 from gateway.hub import Hub, Subscription
 from gateway.identities import Identity, Principal
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
@@ -70,6 +70,8 @@ class WaitController(Controller):
             raise ClientGone("the client went away while waiting")  # nothing was claimed
         try:
             summary = waiting.result()  # WaitTimeout propagates to the error mapping
+            if not still_authorized(request, identity):
+                raise Unauthorized("the token was revoked or rotated while waiting")
             full = await inbox.read_claimed(identity, summary)
         except BaseException:
             gone.cancel()
@@ -99,7 +101,7 @@ class WaitController(Controller):
         else:
             inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
         subscription = hub.subscribe(identity.address)  # 429 over the limits, before streaming
-        return ServerSentEvent(_stream(inbox, identity, subscription, after))
+        return ServerSentEvent(_stream(request, inbox, identity, subscription, after))
 
 
 async def _disconnected(receive: Receive) -> None:
@@ -119,10 +121,16 @@ async def _settle(inbox: Inbox, identity: Identity, summary: Summary, gone: asyn
 
 
 async def _stream(
-    inbox: Inbox, identity: Identity, subscription: Subscription, after: str | None
+    request: Request[Principal, Any, Any],
+    inbox: Inbox,
+    identity: Identity,
+    subscription: Subscription,
+    after: str | None,
 ) -> AsyncIterator[ServerSentEventMessage]:
     with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
         while True:
+            if not still_authorized(request, identity):
+                return  # token rotated or revoked, identity gone: the stream ends
             if after is None:  # nothing existed at the start: everything now is new
                 page = inbox.listing(identity, ListQuery(limit=MAX_PAGE))
                 views = list(reversed(page.views))

@@ -28,7 +28,7 @@ import socket
 import ssl
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -52,6 +52,7 @@ RECONCILE_EVERY: Final = 300.0  # full mailbox/index comparison even when nothin
 EXPUNGE_SETTLE: Final = 1.0  # coalesce a burst of EXPUNGEs into one reconcile
 BACKOFF_MAX: Final = 30.0
 FETCH_CHUNK: Final = 500  # UIDs per SEARCH/STORE/EXPUNGE command line
+RECENT_BYTES: Final = 16 * 1024 * 1024  # whole copies kept after a fetch (see `fetch`)
 _ID_DIGITS: Final = 10  # UIDVALIDITY and UID are 32-bit: at most 10 digits
 _NETWORK_ERRORS: Final = (OSError, IMAPClientAbortError, EOFError)  # the connection is gone
 
@@ -151,6 +152,8 @@ class ImapSource:
         self._renumbered = False  # the reader met a new UIDVALIDITY: every id is void
         self._resync_at: float | None = None  # when a reconcile is due (monotonic)
         self._next_reconcile = 0.0
+        self._recent: OrderedDict[str, StoredMessage] = OrderedDict()  # loop thread only
+        self._recent_bytes = 0
         self.woken_by: Counter[str] = Counter()
         """New copies found per wake-up path: push, idle, heartbeat, poll, reconnect, start."""
 
@@ -272,19 +275,24 @@ class ImapSource:
                 self._next_reconcile = now + self._reconcile_every
                 return Changes(resync=True)
             if self._renumbered:  # set by the reader thread on a reconnect anywhere
-                self._renumbered = False
-                return Changes(resync=True)
+                return self._renumbering()
             try:
                 new = await self._on_reader(self._new_uids)
             except SourceUnavailable:
                 continue  # logged once by _on_reader; polled again after a heartbeat
             if self._renumbered:
-                self._renumbered = False
-                return Changes(resync=True)
+                return self._renumbering()
             if new:
                 self.woken_by[reason] += len(new)
                 return Changes(new)
         return None
+
+    def _renumbering(self) -> Changes:
+        """A new UIDVALIDITY: every id is void, cached copies included; reconcile."""
+        self._renumbered = False
+        self._recent.clear()
+        self._recent_bytes = 0
+        return Changes(resync=True)
 
     def _wait_budget(self) -> float:
         """How long `next_batch` may sleep: one heartbeat at most, less when a reconcile is due."""
@@ -312,8 +320,30 @@ class ImapSource:
         return [message_id(self._uidvalidity, u) for u in uids]
 
     async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
-        """These copies with INTERNALDATE and size; bodies cut at `max_bytes` (BODY.PEEK: no \\Seen)."""
+        """These copies with INTERNALDATE and size; bodies cut at `max_bytes` (BODY.PEEK: no \\Seen).
 
+        Copies fetched whole lately come from a small cache: a `wait` answers with mail the
+        sync read moments before, and a burst of answers must not queue on the one reader.
+        """
+        cached = {i: self._recent[i] for i in ids if i in self._recent}
+        missing = [i for i in ids if i not in cached]
+        fetched = await self._fetch(missing, max_bytes) if missing else []
+        for message in fetched:
+            if message.size == len(message.raw):  # whole, not cut at max_bytes
+                self._remember(message)
+        by_id = {**cached, **{m.id: m for m in fetched}}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def _remember(self, message: StoredMessage) -> None:
+        if len(message.raw) > RECENT_BYTES // 8:
+            return  # a big one would push out many small ones
+        self._recent[message.id] = message
+        self._recent_bytes += len(message.raw)
+        while self._recent_bytes > RECENT_BYTES:
+            _, old = self._recent.popitem(last=False)
+            self._recent_bytes -= len(old.raw)
+
+    async def _fetch(self, ids: Sequence[str], max_bytes: int | None) -> list[StoredMessage]:
         def fetch(client: IMAPClient) -> list[StoredMessage]:
             uids = self._current_uids(ids)
             if not uids:
@@ -340,6 +370,11 @@ class ImapSource:
 
         Returns the ids it expunged: none of an older UIDVALIDITY (they wait for the reconcile).
         """
+
+        for gone in ids:  # never answered from the cache once asked to go
+            old = self._recent.pop(gone, None)
+            if old is not None:
+                self._recent_bytes -= len(old.raw)
 
         def expunge(client: IMAPClient) -> list[str]:
             uids = self._current_uids(ids)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from gateway.config import Settings
-from gateway.sources.imap import ImapConfig, ImapSource, connect
+from gateway.sources.imap import RECENT_BYTES, ImapConfig, ImapSource, connect
 from tests.conftest import DOMAIN, RunningGateway, assert_error, mailstack_settings, make_message, run_gateway
 from tests.mailstack import MailStack
 
@@ -49,25 +49,31 @@ def dovecot_down(stack: MailStack) -> Any:
 async def test_dovecot_restart_mid_run_loses_nothing(gateway: RunningGateway, mailstack: MailStack) -> None:
     address, token = await gateway.create_identity("outage")
     await gateway.send(make_message(to=address, subject="before"), [address])
-    (before_id,) = await gateway.mailbox_ids()
+    # Too big for the source's cache of recent copies: reading it needs Dovecot itself.
+    big = make_message(to=address, subject="big", text="x" * (RECENT_BYTES // 8 + 1024))
+    await gateway.send(big, [address])
+    ids = {m["subject"]: m["id"] for m in (await gateway.messages(address, token))["messages"]}
 
     with dovecot_down(mailstack):
         # Postfix accepts and queues; the gateway answers 503, never 500 or a hang.
         await asyncio.to_thread(gateway_send_sync, gateway, make_message(to=address, subject="during"), [address])
         async with gateway.client(token) as client:
-            response = await client.get(f"/v1/identities/{address}/messages/{before_id}/raw")
-        assert_error(response, 503, "mail_unavailable")
-        assert response.headers["retry-after"] == "5"
-        assert await gateway.subjects(address, token) == ["before"]  # the index still answers
+            response = await client.get(f"/v1/identities/{address}/messages/{ids['big']}/raw")
+            assert_error(response, 503, "mail_unavailable")
+            assert response.headers["retry-after"] == "5"
+            # A copy the sync read moments ago is still served, from the cache.
+            cached = await client.get(f"/v1/identities/{address}/messages/{ids['before']}/raw")
+            assert cached.status_code == 200 and b"Subject: before" in cached.content
+        assert await gateway.subjects(address, token) == ["big", "before"]  # the index still answers
         await asyncio.to_thread(mailstack.wait_deferred, 1)
 
     mailstack.flush()  # Postfix retries the deferred mail now that Dovecot is back
     await gateway.settled()  # "during" is in and indexed before "after" is sent
     await gateway.send(make_message(to=address, subject="after"), [address])
-    assert await gateway.subjects(address, token) == ["after", "during", "before"]
+    assert await gateway.subjects(address, token) == ["after", "during", "big", "before"]
     async with gateway.client(token) as client:
-        response = await client.get(f"/v1/identities/{address}/messages/{before_id}/raw")
-    assert response.status_code == 200 and b"Subject: before" in response.content
+        response = await client.get(f"/v1/identities/{address}/messages/{ids['big']}/raw")
+    assert response.status_code == 200 and b"Subject: big" in response.content
     health = await gateway.http.get("/health")
     assert health.status_code == 200 and health.json()["status"] == "ok"
 
@@ -245,3 +251,25 @@ def gateway_send_many(gateway: RunningGateway, mails: list[tuple[str, str]]) -> 
     with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as client:
         for address, subject in mails:
             client.sendmail("sender@example.com", [address], make_message(to=address, subject=subject).as_bytes())
+
+
+async def test_raw_is_whole_even_when_the_sync_read_only_the_first_bytes(
+    stack_settings: Callable[..., Settings], mailstack: MailStack
+) -> None:
+    # The sync fetches at most max_message_bytes per copy; a cut copy must never be what
+    # GET raw answers with (the source caches only whole copies).
+    async with run_gateway(stack_settings(max_message_bytes=4096)) as gateway:
+        address, token = await gateway.create_identity("long")
+        await gateway.send(make_message(to=address, subject="long", text="y" * 20_000), [address])
+        (copy_id,) = await gateway.mailbox_ids()
+
+        def whole() -> bytes:
+            with mailstack.imap() as client:
+                client.select_folder("INBOX", readonly=True)
+                uid = int(copy_id.split(".")[1])
+                return bytes(client.fetch([uid], [b"BODY.PEEK[]"])[uid][b"BODY[]"])
+
+        async with gateway.client(token) as client:
+            response = await client.get(f"/v1/identities/{address}/messages/{copy_id}/raw")
+        assert response.status_code == 200
+        assert len(response.content) > 20_000 and response.content == await asyncio.to_thread(whole)

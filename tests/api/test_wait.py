@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from gateway.api.controllers import waits
 from gateway.config import Settings
 from gateway.inbox import WaitQuery
 from tests.conftest import RunningGateway, assert_error, make_message, run_gateway
@@ -305,3 +306,14 @@ async def test_rotating_the_token_closes_open_waits_and_streams(gateway: Running
     async with gateway.client(rotated.json()["token"]) as client:
         response = await wait(client, address, timeout=5)  # released: the new token gets it
     assert response.json()["codes"][0]["value"] == "343434"
+
+
+async def test_an_idle_stream_sends_keep_alive_comments(
+    gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(waits, "KEEPALIVE_SECONDS", 0.05)
+    address, token = await gateway.create_identity("quiet")
+    url = f"/v1/identities/{address}/events"
+    async with gateway.client(token) as client, asyncio.timeout(20), client.stream("GET", url) as stream:
+        comment = await anext(line async for line in stream.aiter_lines() if line)
+    assert comment == ": keep-alive"

@@ -195,6 +195,11 @@ class Inbox:
         if delivered and mark_seen:
             self._store.set_seen(identity, summary.key, True)
 
+    def forget_vanished(self, identity: Identity, summary: Summary) -> None:
+        """A claimed copy is gone from the mailbox: end the claim and drop it from the index."""
+        self._claims.pop((identity.id, summary.key), None)
+        self._index.remove([summary.id])
+
     async def read_claimed(self, identity: Identity, summary: Summary) -> FullMessage:
         """The full message for a claimed summary, without touching its seen mark."""
         raw = await self.raw(identity, summary.id, summary=summary)

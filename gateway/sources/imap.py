@@ -242,7 +242,11 @@ class ImapSource:
             assert self._uidvalidity is not None
             return [message_id(self._uidvalidity, u) for u in uids]
 
-        return await self._on_reader(search)
+        present = await self._on_reader(search)
+        kept = set(present)
+        for stale in [i for i in self._recent if i not in kept]:  # gone from the mailbox
+            self._recent_bytes -= len(self._recent.pop(stale).raw)
+        return present
 
     async def fence(self) -> str | None:
         """The id of INBOX's UIDNEXT: every later delivery gets a UID at or above it."""

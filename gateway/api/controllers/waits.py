@@ -23,7 +23,7 @@ from gateway.hub import Hub, Subscription
 from gateway.identities import Identity, Principal
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
 from gateway.index import Summary
-from gateway.waiting import MAX_WAIT_SECONDS, wait_for_message
+from gateway.waiting import MAX_WAIT_SECONDS, settle, wait_for_message
 
 __all__ = ["WaitController"]
 
@@ -60,26 +60,28 @@ class WaitController(Controller):
         waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
         try:
             await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not waiting.done():  # the client left (or this handler was cancelled)
+            if not waiting.done():  # the client left: the wait releases what it held
                 waiting.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await waiting
-        if not waiting.done() or waiting.cancelled():
-            gone.cancel()
-            raise ClientGone("the client went away while waiting")  # nothing was claimed
-        try:
-            summary = waiting.result()  # WaitTimeout propagates to the error mapping
+                raise ClientGone("the client went away while waiting")
+            full = waiting.result()  # WaitTimeout and the like go to the error mapping
+            summary = full.view.summary
             if not still_authorized(request, identity):
+                settle(inbox, hub, identity, summary, delivered=False, mark_seen=False)
                 raise Unauthorized("the token was revoked or rotated while waiting")
-            full = await inbox.read_claimed(identity, summary)
+            await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
+            if gone.done():
+                settle(inbox, hub, identity, summary, delivered=False, mark_seen=False)
+                raise ClientGone("the client went away while the answer was being read")
         except BaseException:
             gone.cancel()
-            if waiting.exception() is None:
-                inbox.settle(identity, waiting.result(), delivered=False, mark_seen=False)
+            if not waiting.done():  # this handler itself was cancelled
+                waiting.cancel()
             raise
         mark = request.user.kind == "identity"
-        return Response(MessageOut.full(full), background=BackgroundTask(_settle, inbox, identity, summary, gone, mark))
+        task = BackgroundTask(_settle, inbox, hub, identity, summary, gone, mark)
+        return Response(MessageOut.full(full), background=task)
 
     @get("/events", operation_id="streamMessages")
     async def events(
@@ -101,7 +103,12 @@ class WaitController(Controller):
         else:
             inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
         subscription = hub.subscribe(identity.address)  # 429 over the limits, before streaming
-        return ServerSentEvent(_stream(request, inbox, identity, subscription, after))
+        # The stream's own `with` leaves the hub, but a client that hangs up at once cancels
+        # the stream before it ever starts: the background task covers that (idempotent).
+        return ServerSentEvent(
+            _stream(request, inbox, identity, subscription, after),
+            background=BackgroundTask(_leave, hub, subscription),
+        )
 
 
 async def _disconnected(receive: Receive) -> None:
@@ -110,14 +117,20 @@ async def _disconnected(receive: Receive) -> None:
         pass
 
 
-async def _settle(inbox: Inbox, identity: Identity, summary: Summary, gone: asyncio.Task[None], mark: bool) -> None:
+async def _settle(
+    inbox: Inbox, hub: Hub, identity: Identity, summary: Summary, gone: asyncio.Task[None], mark: bool
+) -> None:
     """Runs right after the answer was handed to the server: seen if the client was still there.
 
     Checked before yielding once: the server also reports `http.disconnect` as soon as a
     response is complete, so only a disconnect seen *before* that counts as "never received".
     """
-    inbox.settle(identity, summary, delivered=not gone.done(), mark_seen=mark)
+    settle(inbox, hub, identity, summary, delivered=not gone.done(), mark_seen=mark)
     gone.cancel()
+
+
+async def _leave(hub: Hub, subscription: Subscription) -> None:
+    hub.unsubscribe(subscription)
 
 
 async def _stream(

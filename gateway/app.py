@@ -61,7 +61,6 @@ class Gateway:
     retention: Retention
     hub: Hub
     smtp_address: tuple[str, int] | None = None
-    push_address: tuple[str, int] | None = None
     sync_task: asyncio.Task[None] | None = None
 
     def health(self) -> HealthOut:
@@ -145,8 +144,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             if isinstance(gw.source, ImapSource) and settings.push_address is not None:
                 assert settings.push_secret is not None  # checked with the settings
                 push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), gw.source.hint)
-                gw.push_address = push.sockets[0].getsockname()[:2]
-                log.info("Dovecot push listener on %s:%d", *gw.push_address)
+                log.info("Dovecot push listener on %s:%d", *push.sockets[0].getsockname()[:2])
             yield
         finally:
             for server in (smtp, push):

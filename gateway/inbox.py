@@ -58,6 +58,10 @@ class Window:
     since_ts: float
     min_id: str | None
 
+    def since(self, asked: datetime | None) -> float:
+        """The earliest receipt time a query may see: its own `since`, never before the window."""
+        return self.since_ts if asked is None else max(self.since_ts, asked.timestamp())
+
     def admits(self, received_ts: float, copy_id: str) -> bool:
         """Whether a copy received then, with this id, falls inside."""
         return received_ts >= self.since_ts and (self.min_id is None or copy_id >= self.min_id)
@@ -126,9 +130,7 @@ class Inbox:
         if query.before_id is not None and query.after_id is not None:
             raise InvalidInput("use before_id or after_id, not both")
         window = self.window(identity)
-        since = window.since_ts
-        if query.since is not None:
-            since = max(since, query.since.timestamp())
+        since = window.since(query.since)
         before = self._cursor(identity, query.before_id)
         after = self._cursor(identity, query.after_id)
         limit = min(max(query.limit, 1), MAX_PAGE)
@@ -172,7 +174,7 @@ class Inbox:
         for lapsed in [c for c, until in self._claims.items() if until <= now]:
             del self._claims[lapsed]
         window = self.window(identity)
-        since = window.since_ts if query.since is None else max(window.since_ts, query.since.timestamp())
+        since = window.since(query.since)
         after = self._cursor(identity, query.after_id)
         claimed = {key for (who, key) in self._claims if who == identity.id}
         exclude = self._store.deleted_keys(identity) | claimed

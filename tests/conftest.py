@@ -129,17 +129,34 @@ class RunningGateway:
         return httpx.AsyncClient(base_url=self.http.base_url, headers=headers, timeout=10)
 
     async def send(
-        self, msg: EmailMessage | bytes, rcpts: Sequence[str], mail_from: str = "sender@example.com"
+        self,
+        msg: EmailMessage | bytes,
+        rcpts: Sequence[str],
+        mail_from: str = "sender@example.com",
+        *,
+        settle: bool = True,
     ) -> None:
-        """Send over real SMTP; returns once every copy is indexed."""
+        """Send over real SMTP; returns once every copy is indexed (unless not `settle`)."""
+        await self.send_many([(msg, rcpts)], mail_from, settle=settle)
+
+    async def send_many(
+        self,
+        mails: Sequence[tuple[EmailMessage | bytes, Sequence[str]]],
+        mail_from: str = "sender@example.com",
+        *,
+        settle: bool = True,
+    ) -> None:
+        """Send each (message, recipients) in one SMTP session; then as `send`."""
 
         def deliver() -> None:
-            with smtplib.SMTP(self.smtp_host, self.smtp_port, timeout=10) as client:
-                data = msg if isinstance(msg, bytes) else msg.as_bytes()
-                client.sendmail(mail_from, list(rcpts), data)
+            with smtplib.SMTP(self.smtp_host, self.smtp_port, timeout=30) as client:
+                for msg, rcpts in mails:
+                    data = msg if isinstance(msg, bytes) else msg.as_bytes()
+                    client.sendmail(mail_from, list(rcpts), data)
 
         await asyncio.to_thread(deliver)
-        await self.settled()
+        if settle:
+            await self.settled()
 
     async def settled(self) -> None:
         """Wait until the index holds every copy in the mailbox (no sleeps: the sync signals)."""

@@ -223,11 +223,8 @@ class ImapSource:
             self._reason = self._reason or reason
             self._wake.set()
 
-        if _running_loop() is loop:
-            wake()
-        else:
-            with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
-                loop.call_soon_threadsafe(wake)
+        with contextlib.suppress(RuntimeError):  # the loop closed under us: nothing to wake
+            loop.call_soon_threadsafe(wake)
 
     # --- MailSource -------------------------------------------------------------------
 
@@ -529,9 +526,3 @@ def _body(item: dict[bytes, Any]) -> bytes:
             return value
     return b""
 
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import smtplib
 from collections.abc import Callable
 from typing import Any
 
@@ -134,12 +133,10 @@ async def test_two_hundred_waiters_on_two_hundred_identities(gateway: RunningGat
         pending = [asyncio.create_task(wait(c, a, timeout=60)) for c, (a, _) in zip(clients, identities, strict=True)]
         await waiting(gateway, 200)
 
-        def send_all() -> None:
-            with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as smtp:
-                for i, (address, _) in enumerate(identities):
-                    smtp.sendmail("shop@example.com", [address], code_mail(address, f"{300000 + i}").as_bytes())
-
-        await asyncio.to_thread(send_all)
+        await gateway.send_many(
+            [(code_mail(address, f"{300000 + i}"), [address]) for i, (address, _) in enumerate(identities)],
+            settle=False,
+        )
         responses = await asyncio.gather(*pending)
     finally:
         for c in clients:
@@ -188,12 +185,7 @@ async def test_twenty_concurrent_waits_on_one_identity_get_twenty_distinct_messa
         pending = [asyncio.create_task(wait(client, address, timeout=60)) for _ in range(20)]
         await waiting(gateway, 20)
 
-        def send_all() -> None:
-            with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as smtp:
-                for i in range(20):
-                    smtp.sendmail("shop@example.com", [address], code_mail(address, f"{400000 + i}").as_bytes())
-
-        await asyncio.to_thread(send_all)
+        await gateway.send_many([(code_mail(address, f"{400000 + i}"), [address]) for i in range(20)], settle=False)
         responses = await asyncio.gather(*pending)
     assert {r.status_code for r in responses} == {200}
     assert sorted(r.json()["codes"][0]["value"] for r in responses) == [f"{400000 + i}" for i in range(20)]
@@ -274,9 +266,10 @@ async def test_event_stream_and_replay_after_reconnect(gateway: RunningGateway) 
             replay = await read_events(stream, 2)
         assert [json.loads(e["data"])["subject"] for e in replay] == ["three", "four"]
         # The query parameter works the same; an unknown id is a 404 before any streaming.
-        async with asyncio.timeout(30), client.stream(
-            "GET", url, params={"last_event_id": first[0]["id"]}, timeout=60
-        ) as stream:
+        async with (
+            asyncio.timeout(30),
+            client.stream("GET", url, params={"last_event_id": first[0]["id"]}, timeout=60) as stream,
+        ):
             again = await read_events(stream, 3)
         assert [json.loads(e["data"])["subject"] for e in again] == ["two", "three", "four"]
         assert_error(await client.get(url, params={"last_event_id": "nope"}), 404)
@@ -333,8 +326,7 @@ async def test_an_event_stream_dropped_at_once_leaves_the_hub(gateway: RunningGa
     for _ in range(5):
         _, writer = await asyncio.open_connection(host, port)
         writer.write(
-            f"GET /v1/identities/{address}/events HTTP/1.1\r\nHost: x\r\n"
-            f"Authorization: Bearer {token}\r\n\r\n".encode()
+            f"GET /v1/identities/{address}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
         )
         await writer.drain()
         writer.close()  # gone before the first byte of the stream

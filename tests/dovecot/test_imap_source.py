@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import smtplib
 import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -56,7 +55,7 @@ async def test_dovecot_restart_mid_run_loses_nothing(gateway: RunningGateway, ma
 
     with dovecot_down(mailstack):
         # Postfix accepts and queues; the gateway answers 503, never 500 or a hang.
-        await asyncio.to_thread(gateway_send_sync, gateway, make_message(to=address, subject="during"), [address])
+        await gateway.send(make_message(to=address, subject="during"), [address], settle=False)  # nothing can settle
         async with gateway.client(token) as client:
             response = await client.get(f"/v1/identities/{address}/messages/{ids['big']}/raw")
             assert_error(response, 503, "mail_unavailable")
@@ -76,12 +75,6 @@ async def test_dovecot_restart_mid_run_loses_nothing(gateway: RunningGateway, ma
     assert response.status_code == 200 and b"Subject: big" in response.content
     health = await gateway.http.get("/health")
     assert health.status_code == 200 and health.json()["status"] == "ok"
-
-
-def gateway_send_sync(gateway: RunningGateway, msg: Any, rcpts: list[str]) -> None:
-    """Send without waiting for the index (Dovecot is down: nothing can settle)."""
-    with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=10) as client:
-        client.sendmail("sender@example.com", rcpts, msg.as_bytes())
 
 
 async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
@@ -210,8 +203,7 @@ async def test_never_more_than_two_imap_sessions_however_many_clients(
     async with gateway.client(token) as client:
         # 60 concurrent reads, lists and raw fetches, each needing the mailbox or the index.
         requests = [
-            client.get(f"/v1/identities/{address}/messages/{ids[i % 3]}" + ("/raw" if i % 2 else ""))
-            for i in range(40)
+            client.get(f"/v1/identities/{address}/messages/{ids[i % 3]}" + ("/raw" if i % 2 else "")) for i in range(40)
         ] + [client.get(f"/v1/identities/{address}/messages") for _ in range(20)]
         load = asyncio.gather(*requests)
         during = []
@@ -234,8 +226,12 @@ async def test_fifty_waits_survive_a_dovecot_restart(gateway: RunningGateway, ma
         await gateway.gw.hub.wait_for_count(lambda n: n == 50, timeout=20)
         with dovecot_down(mailstack):
             pass  # down and up again: both IMAP connections are gone
-        await asyncio.to_thread(
-            gateway_send_many, gateway, [(address, f"after restart {i}") for i, (address, _) in enumerate(identities)]
+        await gateway.send_many(
+            [
+                (make_message(to=address, subject=f"after restart {i}"), [address])
+                for i, (address, _) in enumerate(identities)
+            ],
+            settle=False,
         )
         responses = await asyncio.gather(*pending)
     finally:
@@ -244,13 +240,6 @@ async def test_fifty_waits_survive_a_dovecot_restart(gateway: RunningGateway, ma
     assert {r.status_code for r in responses} == {200}
     assert [r.json()["subject"] for r in responses] == [f"after restart {i}" for i in range(50)]
     assert await asyncio.to_thread(mailstack.imap_sessions) <= 2
-
-
-def gateway_send_many(gateway: RunningGateway, mails: list[tuple[str, str]]) -> None:
-    """One SMTP session, one message per (address, subject)."""
-    with smtplib.SMTP(gateway.smtp_host, gateway.smtp_port, timeout=30) as client:
-        for address, subject in mails:
-            client.sendmail("sender@example.com", [address], make_message(to=address, subject=subject).as_bytes())
 
 
 async def test_raw_is_whole_even_when_the_sync_read_only_the_first_bytes(

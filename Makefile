@@ -17,7 +17,7 @@ run: setup
 	$(VENV)/bin/agentmail-gateway serve
 
 lint: setup
-	$(PY) -m ruff check gateway tests bench corpus
+	$(PY) -m ruff check gateway mcp_server tests bench corpus
 	$(PY) -m mypy
 
 test: lint

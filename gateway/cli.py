@@ -55,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "serve", parents=[common], allow_abbrev=False, help="run the gateway (HTTP API + embedded SMTP intake)"
     )
+    commands.add_parser(
+        "mcp",
+        allow_abbrev=False,
+        help="run the MCP stdio server (same as agentmail-mcp; AGENTMAIL_URL and AGENTMAIL_TOKEN)",
+    )
 
     identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
     create = identity.add_parser(
@@ -92,6 +97,11 @@ def _load(args: argparse.Namespace) -> Settings:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "mcp":  # an MCP client of some gateway: none of the gateway's settings apply
+        from mcp_server.__main__ import main as mcp_main
+
+        mcp_main()
+        return 0
     try:
         settings = _load(args)
         logging.basicConfig(

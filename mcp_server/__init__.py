@@ -1,0 +1,1 @@
+"""agentmail-mcp: a thin stdio MCP server over the gateway REST API."""

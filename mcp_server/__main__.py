@@ -1,0 +1,37 @@
+"""`agentmail-mcp`: the MCP server over stdio, configured from the environment.
+
+AGENTMAIL_URL (default http://127.0.0.1:8025) and AGENTMAIL_TOKEN (a provisioner token).
+Identity tokens go to a 0600 file under the user config folder (platformdirs). stdout is the
+protocol: logs go to stderr only, and never carry a token.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Final
+
+from platformdirs import user_config_path
+
+from mcp_server.server import build_server
+from mcp_server.tokens import FILE_NAME
+
+__all__ = ["main"]
+
+DEFAULT_URL: Final = "http://127.0.0.1:8025"
+
+
+def main() -> None:
+    """Run the server on stdin/stdout until the client closes it."""
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="agentmail-mcp %(levelname)s %(message)s")
+    url = os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL
+    token = os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
+    if token is None:
+        logging.warning("AGENTMAIL_TOKEN is not set: every tool will say so until it is")
+    token_file = user_config_path("agentmail-gateway") / FILE_NAME
+    build_server(url, token, token_file).run("stdio")
+
+
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,7 @@ test: lint
 bench: setup
 	$(PY) bench/run.py
 	$(PY) bench/dovecot.py
+	$(PY) bench/mcp_stdio.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -28,7 +28,7 @@ def main() -> None:
     url = os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL
     token = os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
     if token is None:
-        logging.warning("AGENTMAIL_TOKEN is not set: every tool will say so until it is")
+        logging.warning("AGENTMAIL_TOKEN is not set: agentmail-mcp can neither create identities nor read any")
     token_file = user_config_path("agentmail-gateway") / FILE_NAME
     build_server(url, token, token_file).run("stdio")
 

@@ -9,7 +9,7 @@ carrying the gateway's own ``error``/``detail`` (never a token, never library te
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 from urllib.parse import quote
 
 import httpx
@@ -32,6 +32,8 @@ WAIT_SEGMENT_SECONDS: Final = 50.0
 """Longest single `wait` call: proxies and client timeouts commonly cut idle requests at 60 s."""
 
 _IDENTITY_PAGE: Final = 500
+
+_T = TypeVar("_T")
 
 
 class Code(msgspec.Struct, frozen=True):
@@ -107,8 +109,22 @@ class GatewayCallError(Exception):
         self.retry_after = retry_after
 
 
+def _segment(value: str, safe: str = "") -> str:
+    """`value` as one path segment: "/" and "?" escaped, and "." / ".." too.
+
+    httpx removes dot segments (RFC 3986 §5.2.4), so an id of ".." would otherwise turn
+    `DELETE …/messages/..` into `DELETE /v1/identities/{address}`: the identity itself.
+    """
+    encoded = quote(value, safe=safe)
+    return encoded.replace(".", "%2E") if encoded in (".", "..") else encoded
+
+
 def _identity_path(address: str) -> str:
-    return f"/v1/identities/{quote(address, safe='@')}"
+    return f"/v1/identities/{_segment(address, safe='@')}"
+
+
+def _message_path(address: str, message_id: str) -> str:
+    return f"{_identity_path(address)}/messages/{_segment(message_id)}"
 
 
 def _params(**values: Any) -> dict[str, Any]:
@@ -121,6 +137,8 @@ class GatewayClient:
     def __init__(self, http: httpx.AsyncClient, provisioner_token: str | None) -> None:
         self._http = http
         self._provisioner = provisioner_token
+        # What error messages name: never the user:password a URL may carry.
+        self._where = str(http.base_url.copy_with(userinfo=b""))
 
     async def _call(
         self,
@@ -145,18 +163,16 @@ class GatewayClient:
                 extensions=extensions,
             )
         except httpx.TimeoutException:
-            raise GatewayCallError(
-                0, "unreachable", f"the gateway at {self._http.base_url} did not answer in time"
-            ) from None
-        except httpx.TransportError:
+            raise GatewayCallError(0, "unreachable", f"the gateway at {self._where} did not answer in time") from None
+        except httpx.RequestError:
             # The exception text can carry the request; only the base URL is said.
-            raise GatewayCallError(0, "unreachable", f"cannot reach the gateway at {self._http.base_url}") from None
+            raise GatewayCallError(0, "unreachable", f"cannot reach the gateway at {self._where}") from None
         if response.is_success:
             return response.content
         try:
             err = msgspec.json.decode(response.content, type=_Error)
-        except msgspec.ValidationError:
-            err = _Error("http_error", f"the gateway answered HTTP {response.status_code}")
+        except msgspec.DecodeError:  # not the gateway's envelope (a proxy's page, another server)
+            err = _Error("http_error", f"{self._where} answered HTTP {response.status_code}, not as the gateway")
         retry = err.retry_after_sec
         if retry is None and "retry-after" in response.headers:
             try:
@@ -164,6 +180,14 @@ class GatewayClient:
             except ValueError:
                 retry = None
         raise GatewayCallError(response.status_code, err.error, err.detail, retry)
+
+    def _decode(self, raw: bytes, shape: type[_T]) -> _T:
+        try:
+            return msgspec.json.decode(raw, type=shape)
+        except msgspec.DecodeError:  # a 2xx that is not the gateway's answer: AGENTMAIL_URL is wrong
+            raise GatewayCallError(
+                0, "bad_answer", f"{self._where} did not answer as an agentmail gateway (check AGENTMAIL_URL)"
+            ) from None
 
     async def whoami_is_admin(self) -> bool:
         """Whether the configured token is the admin token (only the admin may list API tokens)."""
@@ -181,7 +205,7 @@ class GatewayClient:
         """A new identity made with the provisioner token; the answer carries its token once."""
         body = _params(local_part=local_part, ttl_seconds=ttl_seconds, label=label)
         raw = await self._call("POST", "/v1/identities", self._provisioner, json=body)
-        return msgspec.json.decode(raw, type=CreatedIdentity)
+        return self._decode(raw, CreatedIdentity)
 
     async def list_identities(self) -> list[IdentityInfo]:
         """Every identity the provisioner token made (the gateway shows it no others)."""
@@ -191,7 +215,7 @@ class GatewayClient:
             raw = await self._call(
                 "GET", "/v1/identities", self._provisioner, params=_params(limit=_IDENTITY_PAGE, after=after)
             )
-            page = msgspec.json.decode(raw, type=_IdentityPage)
+            page = self._decode(raw, _IdentityPage)
             found.extend(page.identities)
             if page.next_after is None:
                 return found
@@ -207,16 +231,15 @@ class GatewayClient:
         """The identity's newest messages first."""
         params = _params(limit=limit, subject=subject, **{"from": sender})
         raw = await self._call("GET", f"{_identity_path(address)}/messages", token, params=params)
-        return msgspec.json.decode(raw, type=_Page).messages
+        return self._decode(raw, _Page).messages
 
     async def get_message(self, address: str, token: str, message_id: str) -> Message:
         """One whole message (marks it seen for the identity)."""
-        path = f"{_identity_path(address)}/messages/{quote(message_id, safe='')}"
-        return msgspec.json.decode(await self._call("GET", path, token), type=Message)
+        return self._decode(await self._call("GET", _message_path(address, message_id), token), Message)
 
     async def delete_message(self, address: str, token: str, message_id: str) -> None:
         """Hide one message from the identity."""
-        await self._call("DELETE", f"{_identity_path(address)}/messages/{quote(message_id, safe='')}", token)
+        await self._call("DELETE", _message_path(address, message_id), token)
 
     async def wait(
         self,
@@ -239,4 +262,4 @@ class GatewayClient:
             if exc.status == 408:
                 return None
             raise
-        return msgspec.json.decode(raw, type=Message)
+        return self._decode(raw, Message)

@@ -11,6 +11,7 @@ data (:mod:`mcp_server.untrusted`). Long waits are re-armed in segments of at mo
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -27,10 +28,12 @@ from pydantic import AwareDatetime, BaseModel, Field
 
 from gateway import __version__
 from mcp_server.client import GatewayCallError, GatewayClient, Message, Summary
-from mcp_server.tokens import TokenFile, TokenFileError, gateway_key
+from mcp_server.tokens import TokenFile, TokenFileError, scope_key
 from mcp_server.untrusted import NOTICE, fence
 
 __all__ = ["PROGRESS_SECONDS", "build_server"]
+
+log = logging.getLogger(__name__)
 
 PROGRESS_SECONDS: Final = 5.0
 """A progress notification this often during a wait (clients that reset their timeout on progress stay patient)."""
@@ -152,11 +155,11 @@ Timeout = Annotated[
 
 @dataclass
 class State:
-    """What every tool call shares: the gateway client, the token file and the gateway's key."""
+    """What every tool call shares: the gateway client, the token file and this server's scope in it."""
 
     client: GatewayClient
     tokens: TokenFile
-    gateway: str
+    scope: str
     provisioner_checked: bool = False
 
 
@@ -165,9 +168,9 @@ def _state(ctx: Context[State, Any]) -> State:
 
 
 def _tool_error(exc: GatewayCallError) -> ToolError:
-    if exc.status == 429:
+    if exc.status == 429 or exc.retry_after is not None:  # 429 over the limits, 503 mailbox down
         wait = exc.retry_after if exc.retry_after is not None else 1.0
-        return ToolError(f"{exc.detail}; retry in {wait:g} s")
+        return ToolError(f"{exc.detail} (HTTP {exc.status}, {exc.error}); retry in {wait:g} s")
     if exc.status == 0:
         return ToolError(exc.detail)
     return ToolError(f"{exc.detail} (HTTP {exc.status}, {exc.error})")
@@ -193,7 +196,7 @@ async def _provisioner(state: State) -> GatewayClient:
 
 def _token(state: State, address: str) -> str:
     try:
-        token = state.tokens.get(state.gateway, address)
+        token = state.tokens.get(state.scope, address)
     except TokenFileError as exc:
         raise ToolError(str(exc)) from None
     if token is None:
@@ -204,11 +207,12 @@ def _token(state: State, address: str) -> str:
     return token
 
 
-def _mail_error(state: State, address: str, exc: GatewayCallError) -> ToolError:
-    if exc.status == 401:
-        # Deleted, expired or rotated elsewhere: the stored token is dead for good.
+def _mail_error(state: State, address: str, token: str, exc: GatewayCallError) -> ToolError:
+    if exc.status == 401 and exc.error == "unauthorized":
+        # The gateway's own 401 (not a proxy's): deleted, expired or rotated elsewhere, the
+        # token is dead for good. Forgotten only if still the stored one (see TokenFile.remove).
         with contextlib.suppress(TokenFileError):
-            state.tokens.remove(state.gateway, address)
+            state.tokens.remove(state.scope, address, only=token)
         return ToolError(
             f"the gateway no longer accepts this server's token for {address} "
             "(the identity was deleted, expired, or its token was rotated)"
@@ -230,7 +234,9 @@ def _summary(s: Summary) -> SummaryResult:
 
 
 def _message(m: Message, fmt: Literal["text", "html"]) -> MessageResult:
-    body = (m.html or "") if fmt == "html" else m.text
+    if fmt == "html" and m.html is None:
+        fmt = "text"  # no HTML part: the text, and `format` says so
+    body = m.html if fmt == "html" and m.html is not None else m.text
     cut = len(body) > _MAX_BODY_CHARS
     return MessageResult(
         **_summary(m).model_dump(),
@@ -257,8 +263,10 @@ def _result(structured: BaseModel, text: str) -> CallToolResult:
     )
 
 
-def _fenced_message(address: str, m: MessageResult) -> CallToolResult:
+def _fenced_message(address: str, m: MessageResult, asked: Literal["text", "html"] = "text") -> CallToolResult:
     body = f"{_summary_text(m)}\n\n{m.body}" + ("\n[body cut at 100,000 characters]" if m.truncated else "")
+    if asked != m.format:
+        body = f"(this message has no HTML part: its text follows)\n{body}"
     if m.attachments:
         body += "\nattachments: " + ", ".join(f"{a.filename or '(unnamed)'} ({a.size} bytes)" for a in m.attachments)
     out = OneMessage(notice=NOTICE, address=address, message=m)
@@ -283,9 +291,13 @@ async def _wait(
         while True:
             await anyio.sleep(PROGRESS_SECONDS)
             waited = time.monotonic() - started
-            await ctx.report_progress(
-                min(waited, timeout), timeout, f"waiting for mail to {address}: {waited:.0f} s of {timeout:g} s"
-            )
+            try:
+                await ctx.report_progress(
+                    min(waited, timeout), timeout, f"waiting for mail to {address}: {waited:.0f} s of {timeout:g} s"
+                )
+            except Exception:  # a client that cannot take progress must not end the wait itself
+                log.debug("progress notification failed; no more are sent for this wait", exc_info=True)
+                return
 
     async def segments() -> Message | ToolError:
         while True:
@@ -295,7 +307,12 @@ async def _wait(
                     address, token, timeout=remaining, sender=sender, subject=subject, since=since
                 )
             except GatewayCallError as exc:
-                return _mail_error(state, address, exc)
+                pause = exc.retry_after
+                # The mailbox is briefly away (503): re-arm once it should be back, if time allows.
+                if exc.status == 503 and pause is not None and deadline - time.monotonic() > pause:
+                    await anyio.sleep(pause)
+                    continue
+                return _mail_error(state, address, token, exc)
             if message is not None:
                 return message
             if deadline - time.monotonic() < 0.5:
@@ -322,17 +339,22 @@ def build_server(
     token_file: Path,
     *,
     event_hooks: dict[str, list[Callable[..., Any]]] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
 ) -> MCPServer[State]:
     """The MCP server for the gateway at `url`; identity tokens are kept in `token_file`.
 
-    `event_hooks` go to the httpx client (tests watch the calls made).
+    `event_hooks` and `transport` go to the httpx client (tests watch the calls made, or
+    answer them as a misbehaving gateway or proxy would).
     """
 
     @contextlib.asynccontextmanager
     async def lifespan(_: MCPServer[State]) -> AsyncIterator[State]:
         # One connection pool for every call; the read timeout is set per call (waits are long).
-        async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(30.0), event_hooks=event_hooks) as http:
-            yield State(GatewayClient(http, provisioner_token), TokenFile(token_file), gateway_key(url))
+        async with httpx.AsyncClient(
+            base_url=url, timeout=httpx.Timeout(30.0), event_hooks=event_hooks, transport=transport
+        ) as http:
+            scope = scope_key(url, provisioner_token)
+            yield State(GatewayClient(http, provisioner_token), TokenFile(token_file), scope)
 
     mcp: MCPServer[State] = MCPServer(
         name="agentmail",
@@ -372,7 +394,7 @@ def build_server(
         except GatewayCallError as exc:
             raise _tool_error(exc) from None
         try:
-            state.tokens.put(state.gateway, created.address, created.token)
+            state.tokens.put(state.scope, created.address, created.token)
         except (TokenFileError, OSError) as exc:
             # Without its token the identity is useless to us: undo it rather than leave an orphan.
             with contextlib.suppress(GatewayCallError):
@@ -391,7 +413,7 @@ def build_server(
         client = await _provisioner(state)
         try:
             found = await client.list_identities()
-            held = state.tokens.addresses(state.gateway)
+            held = state.tokens.addresses(state.scope)
         except GatewayCallError as exc:
             raise _tool_error(exc) from None
         except TokenFileError as exc:
@@ -421,7 +443,7 @@ def build_server(
         except GatewayCallError as exc:
             raise _tool_error(exc) from None
         with contextlib.suppress(TokenFileError):
-            state.tokens.remove(state.gateway, address)
+            state.tokens.remove(state.scope, address)
         return _result(Deleted(deleted=address), f"Deleted {address}.")
 
     @mcp.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -441,7 +463,7 @@ def build_server(
         try:
             found = await state.client.list_messages(address, token, limit=limit, sender=sender, subject=subject)
         except GatewayCallError as exc:
-            raise _mail_error(state, address, exc) from None
+            raise _mail_error(state, address, token, exc) from None
         out = MessageList(notice=NOTICE, address=address, messages=[_summary(s) for s in found])
         if not out.messages:
             return _result(out, f"No mail for {address} yet.")
@@ -466,8 +488,8 @@ def build_server(
         try:
             message = await state.client.get_message(address, token, message_id)
         except GatewayCallError as exc:
-            raise _mail_error(state, address, exc) from None
-        return _fenced_message(address, _message(message, format))
+            raise _mail_error(state, address, token, exc) from None
+        return _fenced_message(address, _message(message, format), format)
 
     @mcp.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False))
     async def wait_for_message(
@@ -535,7 +557,7 @@ def build_server(
         try:
             await state.client.delete_message(address, token, message_id)
         except GatewayCallError as exc:
-            raise _mail_error(state, address, exc) from None
+            raise _mail_error(state, address, token, exc) from None
         return _result(Deleted(deleted=message_id), f"Deleted message {message_id} from {address}.")
 
     return mcp

@@ -228,17 +228,42 @@ async def test_a_later_run_reads_the_identity_with_only_its_address(mcp_env: Mcp
     gateway = mcp_env.gateway
     async with mcp_client(mcp_env) as client:
         address = await _create(mcp_env, client)
-    await gateway.send(_code_mail(address, "313131"), [address])
+    html = "<p>Your code is <b>313131</b></p><script>alert(1)</script>"
+    await gateway.send(make_message(to=address, subject="html", text="Your code is 313131", html=html), [address])
+    await gateway.send(_code_mail(address, "414141", "text only"), [address])
     async with mcp_client(mcp_env) as client:  # a new server process, same config folder
         listed = await mcp_env.call(client, "list_messages", address=address)
-        (summary,) = listed.structured_content["messages"]
-        assert summary["codes"][0]["value"] == "313131"
-        html = await mcp_env.call(client, "get_message", address=address, message_id=summary["id"], format="html")
-        deleted = await mcp_env.call(client, "delete_message", address=address, message_id=summary["id"])
+        newest, oldest = listed.structured_content["messages"]
+        assert oldest["codes"][0]["value"] == "313131" and newest["codes"][0]["value"] == "414141"
+        raw = await mcp_env.call(client, "get_message", address=address, message_id=oldest["id"], format="html")
+        plain = await mcp_env.call(client, "get_message", address=address, message_id=newest["id"], format="html")
+        deleted = await mcp_env.call(client, "delete_message", address=address, message_id=oldest["id"])
         after = await mcp_env.call(client, "list_messages", address=address)
-    assert not html.is_error and html.structured_content["message"]["format"] == "html"
+    # Agents get the HTML exactly as sent (humans get it sanitized at /ui), fenced as untrusted.
+    assert raw.structured_content["message"]["format"] == "html"
+    assert raw.structured_content["message"]["body"].rstrip("\n") == html  # the email package ends parts with a newline
+    assert NOTICE in raw.content[0].text
+    # No HTML part: the text, and the result says which it is.
+    assert plain.structured_content["message"]["format"] == "text"
+    assert "no HTML part" in plain.content[0].text
     assert not deleted.is_error
-    assert after.structured_content["messages"] == []
+    assert [m["id"] for m in after.structured_content["messages"]] == [newest["id"]]
+
+
+async def test_servers_with_different_provisioner_tokens_never_share_identities(mcp_env: McpEnv) -> None:
+    gateway = mcp_env.gateway
+    response = await gateway.http.post("/v1/tokens", json={"scope": "provision", "label": "other agent"})
+    other = mcp_env.params(AGENTMAIL_TOKEN=response.json()["token"])
+    async with mcp_client(mcp_env) as client:
+        address = await _create(mcp_env, client)
+    await gateway.send(_code_mail(address, "626262"), [address])
+    # Same machine, same config folder, another agent configured with its own provisioner token.
+    async with mcp_client(mcp_env, other) as client:
+        listed = await mcp_env.call(client, "list_identities")
+        read = await mcp_env.call(client, "list_messages", address=address)
+    assert listed.structured_content["identities"] == []
+    assert "holds no token for" in _error_text(read)
+    assert "626262" not in "".join(mcp_env.seen)
 
 
 async def test_a_rotated_token_is_a_clear_error_and_forgotten(mcp_env: McpEnv) -> None:

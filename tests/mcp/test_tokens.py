@@ -94,3 +94,22 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
 )
 def test_gateway_key_names_one_gateway_one_way(url: str, key: str) -> None:
     assert gateway_key(url) == key
+
+
+def test_remove_only_forgets_the_token_that_failed(tmp_path: Path) -> None:
+    tokens = TokenFile(tmp_path / "tokens.json")
+    tokens.put(GW, "a@x.test", "new")
+    tokens.remove(GW, "A@x.test", only="old")  # a refused token read before the re-creation
+    assert tokens.get(GW, "a@x.test") == "new"
+    tokens.remove(GW, "a@x.test", only="new")
+    assert tokens.get(GW, "a@x.test") is None
+
+
+def test_a_symlink_planted_as_the_lock_file_is_a_token_file_error(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    target = tmp_path / "elsewhere"
+    target.write_text("")
+    path.with_suffix(".lock").symlink_to(target)
+    with pytest.raises(TokenFileError, match="lock file"):
+        TokenFile(path).put(GW, "a@x.test", "secret")
+    assert target.read_text() == "" and not path.exists()

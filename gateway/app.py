@@ -40,6 +40,7 @@ from gateway.sources.imap import ImapConfig, ImapSource
 from gateway.sources.local import LocalSource, Maildir
 from gateway.sources.push import start_push_listener
 from gateway.sync import Sync, message_key
+from gateway.ui import security_headers, ui_router, with_ui_pages
 
 __all__ = ["Gateway", "create_app", "open_store"]
 
@@ -163,7 +164,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             gw.store.close()
 
     app = Litestar(
-        route_handlers=[IdentityController, MessageController, WaitController, TokenController, health],
+        route_handlers=[IdentityController, MessageController, WaitController, TokenController, health, ui_router()],
         dependencies={
             "store": Provide(lambda: gw.store, sync_to_thread=False),
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
@@ -171,7 +172,8 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             "health_state": Provide(gw.health, sync_to_thread=False),
         },
         middleware=[lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
-        exception_handlers=EXCEPTION_HANDLERS,
+        exception_handlers=with_ui_pages(EXCEPTION_HANDLERS),  # /ui errors are HTML pages
+        before_send=[security_headers],  # CSP & co. on every /ui response, errors and 404s included
         lifespan=[lifespan],
         request_max_body_size=MAX_REQUEST_BYTES,
         openapi_config=OpenAPIConfig(

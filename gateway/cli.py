@@ -119,6 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+class _QueryValuesHidden(logging.Filter):
+    """Access-log lines keep the query's names, not its values: a token pasted into a URL never reaches a log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn's access record: (client, method, path with query, http version, status).
+        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str) and "?" in args[2]:
+            path, query = args[2].split("?", 1)
+            names = "&".join(part.split("=", 1)[0] for part in query.split("&"))
+            record.args = (*args[:2], f"{path}?{names}", *args[3:])
+        return True
+
+
 def _serve(settings: Settings) -> int:
     import uvicorn
 
@@ -140,6 +153,7 @@ def _serve(settings: Settings) -> int:
         lifespan="on",
         server_header=False,
     )
+    logging.getLogger("uvicorn.access").addFilter(_QueryValuesHidden())
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
     # re-raises the signal so the process ends the way it was asked to.
     with contextlib.suppress(KeyboardInterrupt):

@@ -38,9 +38,10 @@ __all__ = [
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 MAX_TOKEN_CHARS: Final = 256  # longer bearer tokens are refused unread
 TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
-SCHEMA_VERSION: Final = 2  # 2: marks keyed by message key, not by mailbox copy id; identities.reused
+SCHEMA_VERSION: Final = 3  # 2: marks keyed by message key, not by mailbox copy id; identities.reused; 3: ui_sessions
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]  # mailbox copy ids -> message keys
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
+_SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most this often (each write is fsync'd)
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -76,6 +77,21 @@ CREATE TABLE IF NOT EXISTS marks (
     PRIMARY KEY (identity_id, message_id)
 ) WITHOUT ROWID;
 """
+# Added in schema version 3, so also the whole of the upgrade from version 2.
+_UI_SESSIONS: Final = """
+-- Sessions of the /ui pages. `hash` is the SHA-256 of the random session id in the cookie
+-- (the id itself is never stored), and `token_hash` is the hash of the token the session was
+-- opened with: once that token is rotated or revoked no token row joins it, so the session
+-- is dead on its next request whatever else happens to the row.
+CREATE TABLE IF NOT EXISTS ui_sessions (
+    hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    used_at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ui_sessions_by_token ON ui_sessions (token_hash);
+"""
+_SCHEMA_VERSION_3: Final = "UPDATE meta SET value = '3' WHERE key = 'schema_version';"
 _IDENTITY_COLUMNS: Final = (
     "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
 )
@@ -221,7 +237,10 @@ class IdentityStore:
                 backup = path.with_name(f"{path.name}.v1.bak")
                 cls._backup(conn, backup)
                 cls._upgrade_marks(conn, message_keys)
-                version = SCHEMA_VERSION
+                version = 2
+            if version == 2:
+                cls._add_ui_sessions(conn)  # a new table only: nothing to back up
+                version = 3
             if version != SCHEMA_VERSION:
                 raise StoreError(
                     f"identity store {path} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
@@ -247,7 +266,7 @@ class IdentityStore:
         os.close(fd)
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
-            conn.executescript(_SCHEMA + _INDEXES)
+            conn.executescript(_SCHEMA + _UI_SESSIONS + _INDEXES)
             conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         finally:
             conn.close()
@@ -284,10 +303,20 @@ class IdentityStore:
                 "INSERT INTO marks (identity_id, message_id, seen, deleted) VALUES (?, ?, ?, ?)",
                 [(i, k, seen, deleted) for (i, k), (seen, deleted) in merged.items()],
             )
-            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+            conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _add_ui_sessions(conn: sqlite3.Connection) -> None:
+        """Version 2 → 3: the /ui session table."""
+        try:
+            conn.executescript(f"BEGIN IMMEDIATE;{_UI_SESSIONS}{_SCHEMA_VERSION_3}COMMIT;")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
             raise
 
     @staticmethod
@@ -319,15 +348,83 @@ class IdentityStore:
         # time anyway so no path ever compares secrets with `==`.
         if row is None or not hmac.compare_digest(row[2], digest):
             raise Unauthorized("unknown or revoked token")
-        token_id, kind = row[0], row[1]
+        principal = self._principal(row[0], row[1], row[3])
+        if principal is None:
+            raise Unauthorized("unknown, revoked or expired token")
+        return principal
+
+    def _principal(self, token_id: str, kind: str, identity_id: int | None) -> Principal | None:
+        """Who a token row stands for; None for an identity that is gone or expired."""
         if kind == "admin":
             return Principal("admin", token_id)
         if kind == "provision":
             return Principal("provisioner", token_id)
-        identity = self._identity_by_id(row[3])
+        identity = None if identity_id is None else self._identity_by_id(identity_id)
         if identity is None or identity.expired(self._clock()):
-            raise Unauthorized("unknown, revoked or expired token")
+            return None
         return Principal("identity", token_id, identity)
+
+    # --- /ui sessions ---------------------------------------------------------------
+
+    def add_ui_session(self, session_hash: str, token: str, *, keep: int | None = None) -> None:
+        """Record a /ui session (by the hash of its id) opened with `token`, already authenticated.
+
+        The session lives exactly as long as that token does, and no longer than the limits
+        `ui_session` is asked with. With `keep`, the token holds at most that many sessions:
+        the least recently used beyond it end now (the new one always stays).
+        """
+        now = self._clock()
+        token_hash = hash_token(token)
+        with self._tx():
+            self._db.execute(
+                "INSERT INTO ui_sessions (hash, token_hash, created_at, used_at) VALUES (?, ?, ?, ?)",
+                (session_hash, token_hash, now, now),
+            )
+            if keep is not None:
+                self._db.execute(
+                    "DELETE FROM ui_sessions WHERE token_hash = ? AND hash != ? AND hash NOT IN"
+                    " (SELECT hash FROM ui_sessions WHERE token_hash = ? AND hash != ?"
+                    "  ORDER BY used_at DESC, created_at DESC LIMIT ?)",
+                    (token_hash, session_hash, token_hash, session_hash, max(keep - 1, 0)),
+                )
+
+    def ui_session(self, session_hash: str, *, max_age: float, idle: float) -> Principal | None:
+        """Who the /ui session is, or None when it is unknown, too old, idle too long, or its
+        token was rotated or revoked (or its identity deleted or expired); a dead one is removed.
+        """
+        # Looked up by hash, like a token: the hash of a 256-bit random id leaks nothing.
+        row = self._db.execute(
+            "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id"
+            " FROM ui_sessions s LEFT JOIN tokens t ON t.hash = s.token_hash WHERE s.hash = ?",
+            (session_hash,),
+        ).fetchone()
+        if row is None:
+            return None
+        created, used, token_id, kind, identity_id = row
+        now = self._clock()
+        principal = None
+        if token_id is not None and now - created < max_age and now - used < idle:
+            principal = self._principal(token_id, kind, identity_id)
+        if principal is None:
+            self._db.execute("DELETE FROM ui_sessions WHERE hash = ?", (session_hash,))
+            return None
+        if now - used >= _SESSION_TOUCH_SECONDS:
+            self._db.execute("UPDATE ui_sessions SET used_at = ? WHERE hash = ?", (now, session_hash))
+        return principal
+
+    def delete_ui_session(self, session_hash: str) -> None:
+        """End one /ui session (logout); nothing happens when it is already gone."""
+        self._db.execute("DELETE FROM ui_sessions WHERE hash = ?", (session_hash,))
+
+    def prune_ui_sessions(self, *, max_age: float, idle: float) -> int:
+        """Remove every /ui session that can no longer be used; returns how many."""
+        now = self._clock()
+        cur = self._db.execute(
+            "DELETE FROM ui_sessions WHERE created_at <= ? OR used_at <= ?"
+            " OR NOT EXISTS (SELECT 1 FROM tokens t WHERE t.hash = ui_sessions.token_hash)",
+            (now - max_age, now - idle),
+        )
+        return cur.rowcount
 
     # --- admin and provisioner tokens -----------------------------------------------
 
@@ -339,8 +436,13 @@ class IdentityStore:
         return "configured" if row[0] == "configured" else "generated"
 
     def set_admin_token(self, token: str, *, origin: Literal["configured", "generated"]) -> None:
-        """Make `token` the one admin token (replacing any other)."""
+        """Make `token` the one admin token (replacing any other, and ending the other's /ui sessions)."""
         with self._tx():
+            self._db.execute(
+                "DELETE FROM ui_sessions WHERE token_hash IN"
+                " (SELECT hash FROM tokens WHERE kind='admin' AND hash != ?)",
+                (hash_token(token),),
+            )
             self._db.execute("DELETE FROM tokens WHERE kind='admin'")
             self._db.execute(
                 "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES ('admin', 'admin', ?, ?, ?)",
@@ -442,11 +544,19 @@ class IdentityStore:
         return until is not None
 
     def _retire(self, identity_id: int, local: str, since: float) -> None:
+        self._end_ui_sessions(identity_id)
         self._db.execute("DELETE FROM identities WHERE id = ?", (identity_id,))
         self._db.execute(
             "INSERT INTO quarantine (local_part, until) VALUES (?, ?)"
             " ON CONFLICT (local_part) DO UPDATE SET until = max(until, excluded.until)",
             (local, since + self._quarantine),
+        )
+
+    def _end_ui_sessions(self, identity_id: int) -> None:
+        self._db.execute(
+            "DELETE FROM ui_sessions WHERE token_hash IN"
+            " (SELECT hash FROM tokens WHERE identity_id = ? AND kind='identity')",
+            (identity_id,),
         )
 
     def get_identity(self, address: str) -> Identity:
@@ -505,14 +615,17 @@ class IdentityStore:
         return [self._row_to_identity(r) for r in self._db.execute(sql, args)]
 
     def rotate(self, identity: Identity) -> str:
-        """A new token for `identity`; the old one stops working at once."""
+        """A new token for `identity`; the old one stops working at once, its /ui sessions too."""
         token = new_token()
-        cur = self._db.execute(
-            "UPDATE tokens SET hash = ? WHERE identity_id = ? AND kind='identity'",
-            (hash_token(token), identity.id),
-        )
-        if cur.rowcount == 0:
-            raise NotFound("no such identity")
+        with self._tx():
+            # The sessions would fail their token check anyway; deleting them keeps no dead rows.
+            self._end_ui_sessions(identity.id)
+            cur = self._db.execute(
+                "UPDATE tokens SET hash = ? WHERE identity_id = ? AND kind='identity'",
+                (hash_token(token), identity.id),
+            )
+            if cur.rowcount == 0:
+                raise NotFound("no such identity")
         return token
 
     def delete_identity(self, identity: Identity) -> None:

@@ -41,7 +41,7 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
             "serve.test",
         ],
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,  # uvicorn's access log
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -70,8 +70,13 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
             headers={"Authorization": f"Bearer {token}"},
         )
         assert created.status_code == 201
+        # A token pasted into a URL is refused, and the access log keeps no query values.
+        pasted = httpx.get(f"http://127.0.0.1:{http_port}/ui/login", params={"token": token, "view": "text"})
+        assert pasted.status_code == 400
     finally:
         proc.send_signal(signal.SIGINT)
-        rest = proc.communicate(timeout=20)[1]
+        access, rest = proc.communicate(timeout=20)
     assert proc.returncode == 0, rest
     assert "Traceback" not in rest
+    assert '"GET /ui/login?token&view HTTP/1.1" 400' in access, access
+    assert token not in output + rest + access

@@ -277,3 +277,122 @@ def test_a_name_with_an_earlier_owner_is_marked_reused(store: IdentityStore, clo
     third, _ = store.create_identity("demo")
     assert third.reused is True
     assert store.create_identity("fresh")[0].reused is False
+
+
+# --- /ui sessions ---------------------------------------------------------------------
+
+MAX_AGE, IDLE = 1000.0, 100.0
+
+
+def _ui_session_rows(store_path: Path) -> int:
+    conn = sqlite3.connect(store_path)
+    try:
+        return int(conn.execute("SELECT count(*) FROM ui_sessions").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_ui_session_stands_for_its_token_until_its_age_or_idle_limit(store: IdentityStore, clock: Clock) -> None:
+    identity, token = store.create_identity("alice")
+    store.add_ui_session("h1", token)
+    store.set_admin_token("am_admin-secret-for-the-test-only", origin="configured")
+    store.add_ui_session("h2", "am_admin-secret-for-the-test-only")
+    principal = store.ui_session("h1", max_age=MAX_AGE, idle=IDLE)
+    assert principal is not None and principal.kind == "identity" and principal.identity == identity
+    assert store.ui_session("h2", max_age=MAX_AGE, idle=IDLE) == store.authenticate("am_admin-secret-for-the-test-only")
+    assert store.ui_session("unknown", max_age=MAX_AGE, idle=IDLE) is None
+    # Idle: each use (written at most once a minute) moves the idle limit on...
+    for _ in range(10):
+        clock.now += IDLE - 1
+        assert store.ui_session("h1", max_age=MAX_AGE, idle=IDLE) is not None
+    # ...but never the age limit: 990 s old is alive, 1000 s is over.
+    clock.now += MAX_AGE - 10 * (IDLE - 1)
+    assert store.ui_session("h1", max_age=MAX_AGE, idle=IDLE) is None
+    assert store.ui_session("h2", max_age=MAX_AGE, idle=IDLE) is None  # unused for 1000 s
+    assert store.ui_session("h1", max_age=1e9, idle=1e9) is None  # a dead session is gone for good
+
+
+def test_ui_sessions_die_with_their_token(store: IdentityStore, clock: Clock, store_path: Path) -> None:
+    alice, alice_token = store.create_identity("alice")
+    bob, bob_token = store.create_identity("bob")
+    _, carol_token = store.create_identity("carol", ttl_seconds=50)
+    store.set_admin_token("am_admin-secret-for-the-test-only", origin="configured")
+    for name, token in [("alice", alice_token), ("bob", bob_token), ("carol", carol_token)]:
+        store.add_ui_session(name, token)
+    store.add_ui_session("admin", "am_admin-secret-for-the-test-only")
+
+    def alive(name: str) -> bool:
+        return store.ui_session(name, max_age=MAX_AGE, idle=IDLE) is not None
+
+    new_alice = store.rotate(alice)
+    store.delete_identity(bob)
+    assert _ui_session_rows(store_path) == 2  # alice's and bob's rows went with their tokens
+    assert not alive("alice") and not alive("bob") and alive("carol") and alive("admin")
+    clock.now += 50
+    assert not alive("carol")  # its identity expired
+    store.set_admin_token("am_admin-secret-for-the-test-only", origin="configured")  # a restart: same token
+    assert alive("admin")
+    store.set_admin_token("am_another-admin-secret-0123456", origin="configured")
+    assert not alive("admin")
+    store.add_ui_session("alice-again", new_alice)
+    assert alive("alice-again")
+
+
+def test_prune_removes_every_ui_session_that_can_no_longer_be_used(
+    store: IdentityStore, clock: Clock, store_path: Path
+) -> None:
+    _, token = store.create_identity("alice")
+    store.add_ui_session("old", token)
+    clock.now += IDLE / 2
+    store.add_ui_session("fresh", token)
+    store.add_ui_session("orphan", "am_a-token-that-was-never-issued")
+    clock.now += IDLE / 2
+    assert store.prune_ui_sessions(max_age=MAX_AGE, idle=IDLE) == 2
+    assert _ui_session_rows(store_path) == 1 and store.ui_session("fresh", max_age=MAX_AGE, idle=IDLE) is not None
+    store.delete_ui_session("fresh")
+    assert store.ui_session("fresh", max_age=MAX_AGE, idle=IDLE) is None
+    store.delete_ui_session("fresh")  # already gone: nothing happens
+
+
+def test_a_token_keeps_at_most_keep_ui_sessions_the_least_recently_used_end_first(
+    store: IdentityStore, clock: Clock
+) -> None:
+    _, token = store.create_identity("alice")
+    _, other = store.create_identity("bob")
+    store.add_ui_session("bob", other, keep=1)
+    for i in range(4):
+        clock.now += 1
+        store.add_ui_session(f"s{i}", token, keep=2)
+
+    def alive() -> list[str]:
+        names = ["bob", "s0", "s1", "s2", "s3", "s4"]
+        return [n for n in names if store.ui_session(n, max_age=MAX_AGE, idle=IDLE) is not None]
+
+    assert alive() == ["bob", "s2", "s3"]  # another token's session is not counted
+    clock.now += 61  # s2 used again (a use is written once a minute): s3 is now the idler one
+    assert store.ui_session("s2", max_age=MAX_AGE, idle=IDLE) is not None
+    store.add_ui_session("s4", token, keep=2)
+    assert alive() == ["bob", "s2", "s4"]
+
+
+def test_version_2_store_upgrades_with_a_session_table(store_path: Path) -> None:
+    store = IdentityStore.open(store_path, domain="d.test")
+    a, token = store.create_identity("a")
+    store.set_seen(a, "key-A", True)
+    store.close()
+    conn = sqlite3.connect(store_path)
+    conn.execute("DROP TABLE ui_sessions")  # what version 2 did not have
+    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+    upgraded = IdentityStore.open(store_path, domain="d.test")
+    a = upgraded.get_identity("a@d.test")
+    assert upgraded.marks(a).seen == {"key-A"} and upgraded.authenticate(token).identity == a
+    upgraded.add_ui_session("h", token)
+    assert upgraded.ui_session("h", max_age=60, idle=60) is not None
+    upgraded.close()
+    conn = sqlite3.connect(store_path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("3",)
+    conn.close()
+    assert not store_path.with_name(f"{store_path.name}.v1.bak").exists()  # an added table needs no backup

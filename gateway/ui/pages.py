@@ -1,0 +1,353 @@
+"""The /ui pages as HTML strings: small render functions over `html.escape`, no template engine.
+
+Every value that comes from mail, the store or the request goes through `_e` (text and
+attribute values alike, quotes included). Mail-provided URLs are shown as text to copy,
+never as `href`; the only links are to our own pages, built from quoted path parts. The
+sanitized HTML of a message goes into `<iframe sandbox srcdoc="…">` with an empty sandbox.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final, Literal
+from urllib.parse import quote, urlencode
+
+import msgspec
+
+from gateway.identities import Identity
+from gateway.inbox import FullMessage, View
+from gateway.mail.models import Code, Link
+from gateway.mail.sanitize import Sanitized
+from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
+
+__all__ = [
+    "MAX_SHOWN_CHARS",
+    "MESSAGE_VIEWS",
+    "MessageContent",
+    "MessageViewName",
+    "Nav",
+    "error_page",
+    "identities_page",
+    "login_page",
+    "message_page",
+    "message_url",
+    "messages_page",
+    "messages_url",
+]
+
+MessageViewName = Literal["text", "html", "headers", "raw"]
+MESSAGE_VIEWS: Final[tuple[MessageViewName, ...]] = ("text", "html", "headers", "raw")
+MAX_SHOWN_CHARS: Final = 1_000_000
+"""Characters of a text part or of the raw source put in a page; the page says when it is cut."""
+LIST_CODES: Final = 3
+"""Codes (and links) per message in a listing; the message page shows them all."""
+
+# Our own look for the sanitized document (its link and blocked-image placeholders); the
+# page's stylesheet does not reach into the frame. Constant text, never mail's.
+_FRAME_HEAD: Final = f"<style>{MAIL_FRAME_STYLESHEET}</style>"
+_VIEW_LABELS: Final = {"text": "Text", "html": "HTML", "headers": "Headers", "raw": "Source"}
+
+
+def _e(value: object) -> str:
+    """HTML-escaped text, safe in element content and in quoted attribute values."""
+    return html.escape(str(value), quote=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Nav:
+    """The top bar of a logged-in page: who is logged in, and the logout form's CSRF token."""
+
+    who: str
+    csrf: str
+    admin: bool
+    home: str
+    """Where the brand link goes: the identity's mail, or the admin's identity list."""
+
+
+# --- URLs of our own pages --------------------------------------------------------------
+
+
+def messages_url(address: str, *, before: str | None = None) -> str:
+    """The message list of `address` (older pages with `before`)."""
+    url = f"/ui/identities/{quote(address, safe='@')}"
+    return url if before is None else f"{url}?{urlencode({'before': before})}"
+
+
+def message_url(address: str, message_id: str, view: MessageViewName = "text") -> str:
+    """One message of `address`, in one of its views."""
+    url = f"{messages_url(address)}/messages/{quote(message_id, safe='')}"
+    return url if view == "text" else f"{url}?view={view}"
+
+
+# --- the frame --------------------------------------------------------------------------
+
+
+def _document(title: str, body: str, nav: Nav | None) -> str:
+    return (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{_e(title)} · agentmail</title>\n"
+        f"<style>{STYLESHEET}</style>\n"
+        "</head>\n<body>\n"
+        f"{_top(nav)}\n<main>\n{body}\n</main>\n</body>\n</html>\n"
+    )
+
+
+def _top(nav: Nav | None) -> str:
+    if nav is None:
+        return '<header class="top"><a class="brand" href="/ui">agentmail</a></header>'
+    identities = '<a href="/ui/identities">Identities</a>' if nav.admin else ""
+    return (
+        '<header class="top">'
+        f'<a class="brand" href="{_e(nav.home)}">agentmail</a>'
+        f'<nav>{identities}<span class="who">{_e(nav.who)}</span>'
+        f'<form class="inline" method="post" action="/ui/logout">{_csrf_field(nav.csrf)}'
+        '<button class="quiet" type="submit">Log out</button></form></nav>'
+        "</header>"
+    )
+
+
+def _csrf_field(token: str) -> str:
+    return f'<input type="hidden" name="csrf" value="{_e(token)}">'
+
+
+def _time(ts: float) -> str:
+    at = datetime.fromtimestamp(ts, UTC)
+    return f'<time datetime="{at.isoformat()}">{at:%Y-%m-%d %H:%M:%S} UTC</time>'
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+# --- pages ------------------------------------------------------------------------------
+
+
+def login_page(nonce: str, *, error: str | None = None, notice: str | None = None) -> str:
+    """The login form; the token goes in the POST body only, with the form's CSRF nonce."""
+    message = ""
+    if error is not None:
+        message = f'<p class="error" role="alert">{_e(error)}</p>'
+    elif notice is not None:
+        message = f'<p class="notice">{_e(notice)}</p>'
+    body = (
+        '<h1>Log in</h1>\n<div class="card narrow">\n'
+        f"{message}\n"
+        '<form method="post" action="/ui/login">\n'
+        f"{_csrf_field(nonce)}\n"
+        '<label for="token">Token</label>\n'
+        '<input id="token" name="token" type="password" required autocomplete="off" autocapitalize="off"'
+        ' spellcheck="false" maxlength="256" autofocus>\n'
+        '<p class="muted">An identity\'s token shows its mail; the admin token can open any identity. '
+        "It is exchanged for a session: the token itself never goes in a cookie or a URL.</p>\n"
+        '<button type="submit">Log in</button>\n'
+        "</form>\n</div>"
+    )
+    return _document("Log in", body, None)
+
+
+def error_page(status: int, title: str, detail: str) -> str:
+    """A page for a 4xx or 5xx answer: what went wrong and the way back."""
+    body = (
+        f"<h1>{_e(title)}</h1>\n"
+        f'<p class="error">{_e(detail)}</p>\n'
+        f'<p><a href="/ui">Back to the start</a> <span class="muted">(HTTP {status})</span></p>'
+    )
+    return _document(title, body, None)
+
+
+def identities_page(nav: Nav, identities: Sequence[Identity], *, next_after: str | None, now: float) -> str:
+    """The admin's list of identities, each a link to its mail, and a form to open one by address."""
+    items = []
+    for identity in identities:
+        state = ""
+        if identity.expired(now):
+            state = ' <span class="muted">(expired)</span>'
+        elif identity.expires_ts is not None:
+            state = f' <span class="muted">expires {_time(identity.expires_ts)}</span>'
+        label = f'<div class="muted">{_e(identity.label)}</div>' if identity.label else ""
+        items.append(
+            '<li><div class="line">'
+            f'<a class="addr" href="{_e(messages_url(identity.address))}">{_e(identity.address)}</a>'
+            f"<span>created {_time(identity.created_ts)}{state}</span></div>{label}</li>"
+        )
+    listing = f'<ol class="list">{"".join(items)}</ol>' if items else '<p class="muted">No identities yet.</p>'
+    pager = ""
+    if next_after is not None:
+        more = f"/ui/identities?{urlencode({'after': next_after})}"
+        pager = f'<nav class="pager"><span></span><a href="{_e(more)}">More →</a></nav>'
+    body = (
+        "<h1>Identities</h1>\n"
+        '<form class="card" method="post" action="/ui/identities">\n'
+        f"{_csrf_field(nav.csrf)}\n"
+        '<label for="address">Open an address</label>\n'
+        '<div class="row"><input id="address" name="address" type="text" required maxlength="320"'
+        ' autocomplete="off" autocapitalize="off" spellcheck="false" placeholder="name@domain">'
+        '<button type="submit">Open</button></div>\n'
+        "</form>\n"
+        f"<h2>All identities</h2>\n{listing}\n{pager}"
+    )
+    return _document("Identities", body, nav)
+
+
+def _codes(summary_codes_json: str) -> list[Code]:
+    return msgspec.json.decode(summary_codes_json, type=list[Code])
+
+
+def _links(summary_links_json: str) -> list[Link]:
+    return msgspec.json.decode(summary_links_json, type=list[Link])
+
+
+def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool) -> str:
+    """Codes and links as text to copy: `<code>`, never a link (the mail chose those URLs)."""
+    rows = []
+    for code in codes:
+        ctx = f'<span class="context">{_e(code.context)}</span>' if context and code.context else ""
+        rows.append(f'<li><span class="muted">code</span> <code class="value">{_e(code.value)}</code>{ctx}</li>')
+    for link in links:
+        ctx = f'<span class="context">{_e(link.context)}</span>' if context and link.context else ""
+        rows.append(f'<li><span class="muted">link</span> <code class="value">{_e(link.url)}</code>{ctx}</li>')
+    return f'<ul class="values">{"".join(rows)}</ul>' if rows else ""
+
+
+def messages_page(nav: Nav, address: str, views: Sequence[View], *, next_before: str | None, paged: bool) -> str:
+    """An identity's messages, newest first: from, subject, received, codes and links as text."""
+    items = []
+    for view in views:
+        s = view.summary
+        values = _values(_codes(s.codes_json)[:LIST_CODES], _links(s.links_json)[:LIST_CODES], context=False)
+        items.append(
+            "<li>"
+            f'<div class="line"><a class="subject" href="{_e(message_url(address, s.id))}">'
+            f"{_e(s.subject or '(no subject)')}</a>{_time(s.received_ts)}</div>"
+            f'<div class="from muted">{_e(s.from_header or "(no sender)")}</div>'
+            f"{values}</li>"
+        )
+    listing = f'<ol class="list">{"".join(items)}</ol>' if items else '<p class="muted">No messages.</p>'
+    newer = f'<a href="{_e(messages_url(address))}">← Newest</a>' if paged else "<span></span>"
+    older = f'<a href="{_e(messages_url(address, before=next_before))}">Older →</a>' if next_before is not None else ""
+    pager = f'<nav class="pager">{newer}{older}</nav>' if paged or next_before is not None else ""
+    body = (
+        f'<h1 class="addr">{_e(address)}</h1>\n'
+        '<p class="muted">Codes and links are text: select one to copy it. Reading here does not mark mail seen.</p>\n'
+        f"{listing}\n{pager}"
+    )
+    return _document(address, body, nav)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageContent:
+    """What the chosen view of a message shows, prepared by the controller."""
+
+    view: MessageViewName
+    sanitized: Sanitized | None = None
+    """The HTML view: the sanitizer's answer (None when the message has no HTML part)."""
+    raw: bytes | None = None
+    """The source view: the message as stored."""
+    fallback_text: str | None = None
+    """Text to show when the message has no text part (or its HTML is refused)."""
+
+
+def message_page(nav: Nav, address: str, message: FullMessage, content: MessageContent) -> str:
+    """One message: its summary, codes and links, one view (text by default), attachments."""
+    s, p = message.view.summary, message.parsed
+    meta = [("From", p.from_header or s.from_header), ("To", ", ".join(p.to)), ("Cc", ", ".join(p.cc))]
+    rows = "".join(f"<dt>{name}</dt><dd>{_e(value)}</dd>" for name, value in meta if value)
+    if p.date is not None:
+        rows += f"<dt>Date</dt><dd>{_e(p.date.isoformat())}</dd>"
+    rows += f"<dt>Received</dt><dd>{_time(s.received_ts)}</dd><dt>Size</dt><dd>{_size(s.size)}</dd>"
+    values = _values(_codes(s.codes_json), _links(s.links_json), context=True)
+    found = f"<h2>Codes and links</h2>{values}" if values else ""
+    current = ' aria-current="page"'
+    tabs = "".join(
+        f'<a href="{_e(message_url(address, s.id, v))}"{current if v == content.view else ""}>{_VIEW_LABELS[v]}</a>'
+        for v in MESSAGE_VIEWS
+    )
+    cut = '<p class="notice">Parts of this message were cut at the gateway\'s limits.</p>' if p.truncated else ""
+    body = (
+        f'<p><a href="{_e(messages_url(address))}">← {_e(address)}</a></p>\n'
+        f"<h1>{_e(s.subject or '(no subject)')}</h1>\n"
+        f'<dl class="meta">{rows}</dl>\n{cut}{found}\n'
+        f'<nav class="tabs" aria-label="Views">{tabs}</nav>\n'
+        f"<section>{_view_body(message, content)}</section>\n"
+        f"{_attachments(message)}"
+    )
+    return _document(s.subject or "(no subject)", body, nav)
+
+
+def _view_body(message: FullMessage, content: MessageContent) -> str:
+    p = message.parsed
+    if content.view == "headers":
+        rows = "".join(f'<tr><th scope="row">{_e(h.name)}</th><td>{_e(h.value)}</td></tr>' for h in p.headers)
+        return f'<table class="headers">{rows}</table>'
+    if content.view == "raw":
+        raw = content.raw or b""
+        note = ""
+        if len(raw) > MAX_SHOWN_CHARS:
+            note = f'<p class="notice">Showing the first {_size(MAX_SHOWN_CHARS)} of {_size(len(raw))}.</p>'
+        # Bytes that are not UTF-8 show as U+FFFD: this is for reading, GET …/raw has the exact bytes.
+        return f'{note}<pre class="body">{_e(raw[:MAX_SHOWN_CHARS].decode("utf-8", "replace"))}</pre>'
+    if content.view == "html":
+        return _html_view(message, content)
+    return _text(p.text, content.fallback_text, has_html=p.html is not None)
+
+
+def _text(text: str, fallback: str | None, *, has_html: bool) -> str:
+    note = ""
+    if not text.strip() and fallback:
+        text = fallback
+        note = '<p class="notice">This message has no plain-text part: this is the text of its HTML part.</p>'
+    if not text.strip():
+        hint = " See the HTML view." if has_html else ""
+        return f'<p class="muted">This message has no text.{hint}</p>'
+    if len(text) > MAX_SHOWN_CHARS:
+        note += f'<p class="notice">Showing the first {MAX_SHOWN_CHARS:,} of {len(text):,} characters.</p>'
+    return f'{note}<pre class="body">{_e(text[:MAX_SHOWN_CHARS])}</pre>'
+
+
+def _html_view(message: FullMessage, content: MessageContent) -> str:
+    sanitized = content.sanitized
+    if sanitized is None:
+        return '<p class="muted">This message has no HTML part.</p>'
+    if sanitized.refused is not None or not sanitized.html:
+        reason = sanitized.refused or "Nothing of this HTML part is left once made safe to show."
+        return (
+            f'<p class="notice">{_e(reason)} The text of the message follows.</p>'
+            f"{_text(message.parsed.text, content.fallback_text, has_html=False)}"
+        )
+    blocked = ""
+    if sanitized.blocked:
+        urls = "".join(f'<li><code class="value">{_e(url)}</code></li>' for url in sanitized.blocked)
+        count = len(sanitized.blocked)
+        blocked = (
+            f'<details class="notice"><summary>{count} remote image{"s" if count != 1 else ""} blocked'
+            f'</summary><ul class="values">{urls}</ul></details>'
+        )
+    # An empty sandbox grants nothing: no scripts, forms, popups, navigation or same origin.
+    return (
+        f"{blocked}"
+        '<iframe class="mail" sandbox="" title="The message\'s HTML, sanitized"'
+        f' srcdoc="{_e(_FRAME_HEAD + sanitized.html)}">'
+        "</iframe>"
+    )
+
+
+def _attachments(message: FullMessage) -> str:
+    attachments = message.parsed.attachments
+    if not attachments:
+        return ""
+    rows = "".join(
+        f'<li><span class="subject">{_e(a.filename or "(no name)")}</span> '
+        f'<span class="muted">{_e(a.content_type)}</span> <span class="size">{_size(a.size)}</span></li>'
+        for a in attachments
+    )
+    return f'<h2>Attachments</h2><ul class="values">{rows}</ul>'

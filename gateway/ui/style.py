@@ -113,11 +113,13 @@ table.headers th { white-space: nowrap; font-weight: 600; }
 MAIL_FRAME_STYLESHEET: Final = (
     """
 :root { color-scheme: light; }
-body { margin: 1rem; color: #1d1f21; background: #ffffff; overflow-wrap: anywhere;
+body { margin: 1rem; color: #1d1f21; background: #ffffff; overflow-wrap: break-word;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 table { max-width: 100%; }
 """
-    f".{LINK_CLASS} {{ color: #5f6368; font-size: .85em; word-break: break-all; }}\n"
+    # The URL sits beside its link text, often inside a coloured button: the text's own colour,
+    # a little faded, stays readable on any background the mail chose.
+    f".{LINK_CLASS} {{ color: inherit; opacity: .75; font-size: .85em; font-weight: normal; word-break: break-all; }}\n"
     f".{BLOCKED_CLASS} {{ display: inline-block; padding: .1rem .4rem; border: 1px dashed #9aa0a6;"
     " border-radius: .3rem; color: #5f6368; font-size: .85em; word-break: break-all; }\n"
 )

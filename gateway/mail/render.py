@@ -3,7 +3,8 @@
 
 One pass over a lexbor tree (selectolax), most of it in C:
 
-1. the markup is bounded (:data:`MAX_HTML_CHARS`, :data:`MAX_HTML_TAGS`, :data:`MAX_HTML_DEPTH`),
+1. the markup is bounded (:data:`MAX_HTML_CHARS`, :data:`MAX_HTML_TAGS`, :data:`MAX_HTML_DEPTH`,
+   and the formatting it would re-create: :mod:`gateway.mail.htmlcost`),
    its ``<head>`` and comments are dropped, and the start tags whose inline style matters are
    marked (found by fast string search, not by CSS matching on every element);
 2. what a reader never sees is removed: ``<style>``, ``<script>``, ``<template>``, ``<svg>`` ...

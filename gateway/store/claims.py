@@ -1,0 +1,23 @@
+"""Claims: a message a `wait` has picked and not yet handed over, so no other wait takes it.
+
+Rows with an expiry, taken atomically: two waits (in one process or in several) never both
+win the same message, and a claim whose answer never settled lapses by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from gateway.store.models import Identity
+
+__all__ = ["Claims"]
+
+
+class Claims(Protocol):
+    """Take and release one identity's claims on messages, by message key."""
+
+    async def take(self, identity: Identity, message_key: str, *, ttl: float) -> bool:
+        """Claim the message for `ttl` seconds; False when a live claim already holds it."""
+
+    async def release(self, identity: Identity, message_key: str) -> None:
+        """End the claim (nothing happens when there is none)."""

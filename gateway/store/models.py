@@ -1,0 +1,173 @@
+"""The values the store takes and gives: identities, tokens, principals, index rows and summaries.
+
+Plain frozen dataclasses, the same for every engine; each engine converts its rows into these
+at its own edge, so nothing above the store ever sees a row, a JSON string or a dialect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final, Literal
+
+from gateway.mail.models import Code, Link
+
+__all__ = [
+    "MAX_TOKEN_CHARS",
+    "TOKEN_PREFIX",
+    "ApiToken",
+    "CopyRecord",
+    "Cursor",
+    "Filters",
+    "Grant",
+    "Identity",
+    "Principal",
+    "Summary",
+    "hash_token",
+    "new_token",
+]
+
+MAX_TOKEN_CHARS: Final = 256  # longer bearer tokens are refused unread
+TOKEN_PREFIX: Final = "am_"  # noqa: S105 - a prefix, not a secret
+
+
+def new_token() -> str:
+    """A fresh bearer token: `am_` + 24 random bytes, base64url."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex of a token: the only form the store keeps."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def utc(ts: float | None) -> datetime | None:
+    """An epoch timestamp as an aware UTC datetime (None stays None)."""
+    return None if ts is None else datetime.fromtimestamp(ts, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """An address and its lifetime; the token lives in the tokens table, hashed."""
+
+    id: int
+    address: str
+    local_part: str
+    created_ts: float
+    expires_ts: float | None
+    label: str | None
+    created_by: str | None
+    """Id of the provisioner token that made it, or None when the admin did."""
+    reused: bool = False
+    """The name had an earlier owner: without a fence, mail from the very second of creation
+    is not shown when the source's times are that coarse (IMAP's whole seconds)."""
+    fence: tuple[str, str] | None = None
+    """(source generation, copy id): in that generation, the identity sees exactly the copies
+    whose ids sort at or after it (IMAP: UIDNEXT at creation). Finer than whole-second times."""
+
+    @property
+    def created_at(self) -> datetime:
+        return datetime.fromtimestamp(self.created_ts, UTC)
+
+    @property
+    def expires_at(self) -> datetime | None:
+        return utc(self.expires_ts)
+
+    def expired(self, now: float) -> bool:
+        """True once its TTL has run out: it no longer authenticates nor matches mail."""
+        return self.expires_ts is not None and now >= self.expires_ts
+
+
+@dataclass(frozen=True, slots=True)
+class ApiToken:
+    """An admin or provisioner token's public record (never the token)."""
+
+    id: str
+    kind: Literal["admin", "provision"]
+    label: str | None
+    created_ts: float
+
+    @property
+    def created_at(self) -> datetime:
+        return datetime.fromtimestamp(self.created_ts, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is calling: the admin, a provisioner (by token id) or one identity."""
+
+    kind: Literal["admin", "provisioner", "identity"]
+    token_id: str
+    identity: Identity | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CopyRecord:
+    """What the sync writes for one mailbox copy (the write side of the index)."""
+
+    copy_id: str
+    received_ts: float
+    size: int
+    from_header: str
+    to: tuple[str, ...]
+    subject: str
+    message_key: str
+    """Copies of one message (same Message-ID and body) share it; each address sees one."""
+    grants: frozenset[str]
+    """The addresses the copy's recipient headers grant it to (see gateway.mail.recipients)."""
+    codes: tuple[Code, ...] = ()
+    links: tuple[Link, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One message as an identity sees it (the read side of the index): with its own `seen` mark."""
+
+    id: str
+    """The message id: the copy id of the copy this address was granted."""
+    message_key: str
+    received_ts: float
+    size: int
+    from_header: str
+    to: tuple[str, ...]
+    subject: str
+    codes: tuple[Code, ...]
+    links: tuple[Link, ...]
+    seen: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """One address's grant of one message: through which copy, received when."""
+
+    address: str
+    copy_id: str
+    received_ts: float
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """A position in an address's listing: (received_at, message id), the listing's sort key."""
+
+    received_ts: float
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """What a listing keeps of an identity's mail; deleted messages are never kept."""
+
+    since_ts: float
+    """Only mail received at or after it (the identity's window, or a later `since`)."""
+    min_id: str | None = None
+    """Only copies whose ids sort at or after it (an identity's fence)."""
+    sender: str | None = None
+    """Case-insensitive substring of the From header."""
+    subject: str | None = None
+    """Case-insensitive substring of the Subject."""
+    unseen: bool = False
+    """Only messages the identity has not seen."""
+    unclaimed: bool = False
+    """Skip messages a live wait claim of the identity holds."""

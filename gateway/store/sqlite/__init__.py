@@ -1,0 +1,75 @@
+"""The SQLite engine (the default): `identities.db` and `index.db` in the data dir, one connection, one thread."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from gateway.mail.keys import message_key
+from gateway.sources.local import Maildir
+from gateway.store import Store
+from gateway.store.sqlite.accounts import SqliteIdentities, SqliteQuarantine, SqliteTokens, SqliteUiSessions
+from gateway.store.sqlite.database import Database
+from gateway.store.sqlite.index import SqliteIndex
+from gateway.store.sqlite.marks import SqliteClaims, SqliteMarks, SqliteRateLimits
+from gateway.store.sqlite.schema import KeyLookup, connect
+
+__all__ = ["SqliteEngine", "maildir_keys", "open_sqlite"]
+
+
+class SqliteEngine:
+    """Owns the database thread; opening checks (and upgrades) the files at once."""
+
+    kind = "sqlite"
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def start(self) -> None:
+        """Nothing to do: the files were checked when the engine was opened."""
+
+    async def close(self) -> None:
+        self.db.close()
+
+    async def ping(self) -> bool:
+        return await self.db.run(lambda c: c.execute("SELECT 1").fetchone() == (1,))
+
+
+def maildir_keys(maildir: Path, *, max_bytes: int) -> KeyLookup:
+    """Copy ids of the embedded Maildir → message keys: upgrades a version 1 store, whose marks named copies."""
+
+    def lookup(ids: Sequence[str]) -> dict[str, str]:
+        box = Maildir(maildir)
+        found = {}
+        for copy_id in ids:
+            stored = box.read(copy_id)
+            if stored is not None:
+                found[copy_id] = message_key(stored.raw, max_bytes=max_bytes)
+        return found
+
+    return lookup
+
+
+def open_sqlite(
+    data_dir: Path,
+    *,
+    domain: str,
+    reserved: frozenset[str] = frozenset(),
+    quarantine_seconds: float = 7 * 86400.0,
+    clock: Callable[[], float],
+    message_keys: KeyLookup | None = None,
+) -> Store:
+    """The store in `data_dir`; StoreError (before anything listens) when the durable file cannot be trusted."""
+    db = Database(lambda: connect(data_dir / "identities.db", data_dir / "index.db", message_keys=message_keys))
+    accounts = {"domain": domain, "reserved": reserved, "quarantine_seconds": quarantine_seconds, "clock": clock}
+    return Store(
+        engine=SqliteEngine(db),
+        identities=SqliteIdentities(db, **accounts),  # type: ignore[arg-type]
+        tokens=SqliteTokens(db, **accounts),  # type: ignore[arg-type]
+        quarantine=SqliteQuarantine(db, **accounts),  # type: ignore[arg-type]
+        marks=SqliteMarks(db),
+        sessions=SqliteUiSessions(db, **accounts),  # type: ignore[arg-type]
+        claims=SqliteClaims(db, clock),
+        limits=SqliteRateLimits(db, clock),
+        index=SqliteIndex(db, clock),
+    )

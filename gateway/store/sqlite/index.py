@@ -1,0 +1,254 @@
+"""The SQLite message index (the attached `idx` file), read together with the durable marks and claims."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final
+
+import msgspec
+
+from gateway.mail.models import Code, Link
+from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
+from gateway.store.sqlite.database import Database, transaction
+
+__all__ = ["SqliteIndex"]
+
+_CHUNK: Final = 500  # ids per IN (...) list: well under SQLite's variable limit
+_SUMMARY: Final = (
+    "c.copy_id, c.message_key, c.received_at, c.size, c.from_header, c.to_json, c.subject,"
+    " c.codes_json, c.links_json, coalesce(k.seen, 0)"
+)
+# An identity's grants with its own marks: one query, whatever the size of its history.
+_VISIBLE: Final = (
+    f"SELECT {_SUMMARY} FROM idx.grants g JOIN idx.copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
+    " LEFT JOIN main.marks k ON k.identity_id = ? AND k.message_key = g.message_key"
+    " WHERE g.address = ? AND g.received_at >= ? AND coalesce(k.deleted, 0) = 0"
+)
+_CODES = msgspec.json.Decoder(tuple[Code, ...])
+_LINKS = msgspec.json.Decoder(tuple[Link, ...])
+_TO = msgspec.json.Decoder(tuple[str, ...])
+
+
+class SqliteIndex:
+    """`MessageIndex` on SQLite."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    # --- writing --------------------------------------------------------------------
+
+    async def add(self, records: Sequence[CopyRecord]) -> None:
+        if not records:
+            return
+        rows = [
+            (
+                (
+                    r.copy_id,
+                    r.received_ts,
+                    r.size,
+                    r.from_header,
+                    msgspec.json.encode(r.to).decode(),
+                    r.subject,
+                    r.from_header.casefold(),
+                    r.subject.casefold(),
+                    r.message_key,
+                    msgspec.json.encode(r.codes).decode(),
+                    msgspec.json.encode(r.links).decode(),
+                ),
+                [(a, r.message_key, r.copy_id, r.received_ts, a, r.message_key) for a in sorted(r.grants)],
+            )
+            for r in records
+        ]
+
+        def add(conn: sqlite3.Connection) -> None:
+            with transaction(conn):
+                for copy, grants in rows:
+                    cur = conn.execute(
+                        "INSERT OR IGNORE INTO idx.copies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", copy
+                    )
+                    if cur.rowcount == 0:
+                        continue
+                    conn.executemany(
+                        "INSERT OR IGNORE INTO idx.grants SELECT ?, ?, ?, ? WHERE NOT EXISTS"
+                        " (SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ?)",
+                        grants,
+                    )
+
+        await self._db.run(add)
+
+    async def remove(self, copy_ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(copy_ids))
+        if not ids:
+            return set()
+
+        def remove(conn: sqlite3.Connection) -> set[str]:
+            with transaction(conn):
+                keys = {
+                    str(r[0])
+                    for chunk in _chunks(ids)
+                    for r in conn.execute(
+                        f"SELECT DISTINCT message_key FROM idx.copies WHERE copy_id IN ({_marks(chunk)})",  # noqa: S608
+                        chunk,
+                    )
+                }
+                one = [(i,) for i in ids]
+                conn.executemany(
+                    "INSERT OR IGNORE INTO idx.gone SELECT address, copy_id, received_at, message_key"
+                    " FROM idx.grants WHERE copy_id = ?",
+                    one,
+                )
+                conn.executemany("DELETE FROM idx.grants WHERE copy_id = ?", one)
+                conn.executemany("DELETE FROM idx.copies WHERE copy_id = ?", one)
+                key_list = sorted(keys)
+                left = {
+                    str(r[0])
+                    for chunk in _chunks(key_list)
+                    for r in conn.execute(
+                        f"SELECT DISTINCT message_key FROM idx.copies WHERE message_key IN ({_marks(chunk)})",  # noqa: S608
+                        chunk,
+                    )
+                }
+            return keys - left
+
+        return await self._db.run(remove)
+
+    async def clear(self) -> None:
+        def clear(conn: sqlite3.Connection) -> None:
+            with transaction(conn):
+                conn.execute("DELETE FROM idx.grants")
+                conn.execute("DELETE FROM idx.copies")
+                conn.execute("DELETE FROM idx.gone")
+
+        await self._db.run(clear)
+
+    async def forget_cursors(self, before_ts: float) -> None:
+        await self._db.run(lambda c: c.execute("DELETE FROM idx.gone WHERE received_at < ?", (before_ts,)))
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._db.run(lambda c: c.execute("SELECT value FROM idx.meta WHERE key = ?", (key,)).fetchone())
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._db.run(lambda c: c.execute("INSERT OR REPLACE INTO idx.meta VALUES (?, ?)", (key, value)))
+
+    # --- reading --------------------------------------------------------------------
+
+    async def known_ids(self) -> set[str]:
+        return await self._db.run(lambda c: {str(r[0]) for r in c.execute("SELECT copy_id FROM idx.copies")})
+
+    async def count(self) -> int:
+        return await self._db.run(lambda c: int(c.execute("SELECT count(*) FROM idx.copies").fetchone()[0]))
+
+    async def older_than(self, ts: float, limit: int) -> list[str]:
+        rows = await self._db.run(
+            lambda c: c.execute(
+                "SELECT copy_id FROM idx.copies WHERE received_at < ? ORDER BY received_at LIMIT ?", (ts, limit)
+            ).fetchall()
+        )
+        return [str(r[0]) for r in rows]
+
+    async def listing(
+        self,
+        identity: Identity,
+        filters: Filters,
+        *,
+        limit: int,
+        before: Cursor | None = None,
+        after: Cursor | None = None,
+        newest_first: bool | None = None,
+    ) -> list[Summary]:
+        sql, args = self._where(identity, filters)
+        if before is not None:
+            sql.append("AND (g.received_at, g.copy_id) < (?, ?)")
+            args += [before.received_ts, before.id]
+        if after is not None:
+            sql.append("AND (g.received_at, g.copy_id) > (?, ?)")
+            args += [after.received_ts, after.id]
+        ascending = after is not None if newest_first is None else not newest_first
+        order = "ASC" if ascending else "DESC"
+        sql.append(f"ORDER BY g.received_at {order}, g.copy_id {order} LIMIT ?")
+        args.append(limit)
+        query = " ".join(sql)
+        rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
+        return [_summary(r) for r in rows]
+
+    async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
+        sql, args = self._where(identity, filters)
+        sql.append("AND g.copy_id = ?")
+        args.append(message_id)
+        query = " ".join(sql)
+        row = await self._db.run(lambda c: c.execute(query, args).fetchone())
+        return None if row is None else _summary(row)
+
+    def _where(self, identity: Identity, filters: Filters) -> tuple[list[str], list[object]]:
+        sql = [_VISIBLE]
+        args: list[object] = [identity.id, identity.address, filters.since_ts]
+        if filters.min_id is not None:
+            sql.append("AND g.copy_id >= ?")
+            args.append(filters.min_id)
+        if filters.sender:
+            sql.append("AND instr(c.from_fold, ?) > 0")
+            args.append(filters.sender.casefold())
+        if filters.subject:
+            sql.append("AND instr(c.subject_fold, ?) > 0")
+            args.append(filters.subject.casefold())
+        if filters.unseen:
+            sql.append("AND coalesce(k.seen, 0) = 0")
+        if filters.unclaimed:
+            sql.append(
+                "AND NOT EXISTS (SELECT 1 FROM main.claims cl WHERE cl.identity_id = ?"
+                " AND cl.message_key = g.message_key AND cl.until > ?)"
+            )
+            args += [identity.id, self._clock()]
+        return sql, args
+
+    async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
+        row = await self._db.run(
+            lambda c: c.execute(
+                "SELECT received_at, copy_id FROM idx.grants WHERE address = ? AND copy_id = ?"
+                " UNION ALL SELECT received_at, copy_id FROM idx.gone WHERE address = ? AND copy_id = ?",
+                (address, message_id, address, message_id),
+            ).fetchone()
+        )
+        return None if row is None else Cursor(float(row[0]), str(row[1]))
+
+    async def copies(self, message_id: str) -> tuple[list[str], list[Grant]]:
+        def copies(conn: sqlite3.Connection) -> tuple[list[str], list[Grant]]:
+            key = conn.execute("SELECT message_key FROM idx.copies WHERE copy_id = ?", (message_id,)).fetchone()
+            if key is None:
+                return [], []
+            ids = [str(r[0]) for r in conn.execute("SELECT copy_id FROM idx.copies WHERE message_key = ?", key)]
+            grants = [
+                Grant(str(a), str(m), float(t))
+                for a, m, t in conn.execute(
+                    "SELECT address, copy_id, received_at FROM idx.grants WHERE message_key = ?", key
+                )
+            ]
+            return ids, grants
+
+        return await self._db.run(copies)
+
+
+def _chunks(values: Sequence[str]) -> list[list[str]]:
+    return [list(values[i : i + _CHUNK]) for i in range(0, len(values), _CHUNK)]
+
+
+def _marks(chunk: Sequence[str]) -> str:
+    return ",".join("?" * len(chunk))
+
+
+def _summary(row: Sequence[object]) -> Summary:
+    return Summary(
+        id=str(row[0]),
+        message_key=str(row[1]),
+        received_ts=float(row[2]),  # type: ignore[arg-type]
+        size=int(row[3]),  # type: ignore[call-overload]
+        from_header=str(row[4]),
+        to=_TO.decode(str(row[5])),
+        subject=str(row[6]),
+        codes=_CODES.decode(str(row[7])),
+        links=_LINKS.decode(str(row[8])),
+        seen=bool(row[9]),
+    )

@@ -1,0 +1,118 @@
+"""SQLite marks, claims and rate counters: small rows, each change one statement."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Callable, Iterable
+
+from gateway.store.models import Identity
+from gateway.store.sqlite.database import Database, transaction
+
+__all__ = ["SqliteClaims", "SqliteMarks", "SqliteRateLimits"]
+
+
+class SqliteMarks:
+    """`Marks` on SQLite."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def set_seen(self, identity: Identity, message_key: str, seen: bool) -> None:
+        await self._db.run(
+            lambda c: c.execute(
+                "INSERT INTO marks (identity_id, message_key, seen) VALUES (?, ?, ?)"
+                " ON CONFLICT DO UPDATE SET seen = excluded.seen",
+                (identity.id, message_key, int(seen)),
+            )
+        )
+
+    async def set_deleted(self, identity: Identity, message_key: str) -> None:
+        await self._db.run(
+            lambda c: c.execute(
+                "INSERT INTO marks (identity_id, message_key, deleted) VALUES (?, ?, 1)"
+                " ON CONFLICT DO UPDATE SET deleted = 1",
+                (identity.id, message_key),
+            )
+        )
+
+    async def is_deleted(self, identity: Identity, message_key: str) -> bool:
+        row = await self._db.run(
+            lambda c: c.execute(
+                "SELECT 1 FROM marks WHERE identity_id = ? AND message_key = ? AND deleted = 1",
+                (identity.id, message_key),
+            ).fetchone()
+        )
+        return row is not None
+
+    async def forget(self, message_keys: Iterable[str]) -> None:
+        rows = [(k,) for k in message_keys]
+        if not rows:
+            return
+
+        def forget(conn: sqlite3.Connection) -> None:
+            with transaction(conn):
+                conn.executemany("DELETE FROM marks WHERE message_key = ?", rows)
+                conn.executemany("DELETE FROM claims WHERE message_key = ?", rows)
+
+        await self._db.run(forget)
+
+
+class SqliteClaims:
+    """`Claims` on SQLite: one row per claimed message, taken in one transaction."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def take(self, identity: Identity, message_key: str, *, ttl: float) -> bool:
+        now = self._clock()
+
+        def take(conn: sqlite3.Connection) -> bool:
+            with transaction(conn):
+                conn.execute("DELETE FROM claims WHERE until <= ?", (now,))  # lapsed claims of anyone
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO claims (identity_id, message_key, until) VALUES (?, ?, ?)",
+                    (identity.id, message_key, now + ttl),
+                )
+                return cur.rowcount == 1
+
+        return await self._db.run(take)
+
+    async def release(self, identity: Identity, message_key: str) -> None:
+        await self._db.run(
+            lambda c: c.execute(
+                "DELETE FROM claims WHERE identity_id = ? AND message_key = ?", (identity.id, message_key)
+            )
+        )
+
+
+class SqliteRateLimits:
+    """`RateLimits` on SQLite: one row per event, expired rows swept as new ones arrive."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def retry_after(self, key: str, *, limit: int, window: float) -> int | None:
+        now = self._clock()
+        rows = await self._db.run(
+            lambda c: c.execute(
+                "SELECT at FROM rate_events WHERE key = ? AND at > ? ORDER BY at DESC LIMIT ?",
+                (key, now - window, limit),
+            ).fetchall()
+        )
+        if len(rows) < limit:
+            return None
+        # The oldest of the last `limit` events leaving the window brings the key under it.
+        return max(1, math.ceil(float(rows[-1][0]) + window - now))
+
+    async def record(self, key: str, *, window: float) -> None:
+        now = self._clock()
+
+        def record(conn: sqlite3.Connection) -> None:
+            with transaction(conn):
+                conn.execute("DELETE FROM rate_events WHERE expires <= ?", (now,))
+                conn.execute("INSERT INTO rate_events (key, at, expires) VALUES (?, ?, ?)", (key, now, now + window))
+
+        await self._db.run(record)

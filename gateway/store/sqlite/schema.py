@@ -1,0 +1,309 @@
+"""The SQLite files: the durable store (fails closed, upgraded in place with a backup) and the index (a cache).
+
+Durable schema versions: 1 marks by copy id; 2 marks by message key, identities.reused and
+fence; 3 ui_sessions; 4 the store seam's names (marks.message_key), claims and rate events.
+An older gateway refuses a newer file; this one upgrades every older one, keeping a backup
+of the file as it was before any upgrade that rewrites rows.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from gateway.errors import StoreError
+from gateway.fsutil import ensure_private_dir
+
+__all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect"]
+
+DURABLE_VERSION: Final = 4
+INDEX_VERSION: Final = 6  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names
+INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
+KeyLookup = Callable[[Sequence[str]], dict[str, str]]
+"""Maps copy ids to message keys: how a version 1 store's marks are re-keyed."""
+
+_DURABLE: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS identities (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: marks and tokens hang on it
+    local_part TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL,
+    expires_at REAL,
+    label TEXT,
+    created_by TEXT,
+    reused INTEGER NOT NULL DEFAULT 0,
+    fence_generation TEXT,
+    fence_id TEXT
+);
+CREATE INDEX IF NOT EXISTS identities_by_creator ON identities (created_by, local_part);
+CREATE TABLE IF NOT EXISTS tokens (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('admin', 'provision', 'identity')),
+    hash TEXT NOT NULL UNIQUE,
+    identity_id INTEGER REFERENCES identities (id) ON DELETE CASCADE,
+    label TEXT,
+    created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_by_identity ON tokens (identity_id);
+CREATE TABLE IF NOT EXISTS quarantine (local_part TEXT PRIMARY KEY, until REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS marks (
+    identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
+    message_id TEXT NOT NULL,
+    seen INTEGER NOT NULL DEFAULT 0,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (identity_id, message_id)
+) WITHOUT ROWID;
+"""
+# Sessions of the /ui pages (version 3). `hash` is the SHA-256 of the random session id in
+# the cookie, `token_hash` the hash of the token it was opened with: once that token is
+# rotated or revoked no token row joins it, so the session is dead on its next request.
+_V3: Final = """
+CREATE TABLE IF NOT EXISTS ui_sessions (
+    hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    used_at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ui_sessions_by_token ON ui_sessions (token_hash);
+"""
+# Version 4: the seam's names, and what used to live in one process's memory.
+_V4: Final = """
+ALTER TABLE marks RENAME COLUMN message_id TO message_key;
+CREATE TABLE IF NOT EXISTS claims (
+    identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
+    message_key TEXT NOT NULL,
+    until REAL NOT NULL,
+    PRIMARY KEY (identity_id, message_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS rate_events (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    at REAL NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_events_by_key ON rate_events (key, at);
+CREATE INDEX IF NOT EXISTS rate_events_by_expiry ON rate_events (expires);
+"""
+_DURABLE_INDEXES: Final = "CREATE INDEX IF NOT EXISTS marks_by_key ON marks (message_key);"
+
+_INDEX: Final = """
+CREATE TABLE IF NOT EXISTS {s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS {s}.copies (
+    copy_id TEXT PRIMARY KEY,
+    received_at REAL NOT NULL,
+    size INTEGER NOT NULL,
+    from_header TEXT NOT NULL,
+    to_json TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    from_fold TEXT NOT NULL,
+    subject_fold TEXT NOT NULL,
+    message_key TEXT NOT NULL,
+    codes_json TEXT NOT NULL,
+    links_json TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
+CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);
+-- One row per address and message: the copy that address was granted (its message id).
+CREATE TABLE IF NOT EXISTS {s}.grants (
+    address TEXT NOT NULL,
+    message_key TEXT NOT NULL,
+    copy_id TEXT NOT NULL,
+    received_at REAL NOT NULL,
+    PRIMARY KEY (address, message_key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS {s}.grants_listing ON grants (address, received_at, copy_id);
+CREATE INDEX IF NOT EXISTS {s}.grants_by_copy ON grants (copy_id);
+CREATE INDEX IF NOT EXISTS {s}.grants_by_key ON grants (message_key);
+-- Where removed copies sat in each address's listing: a deleted message stays a paging
+-- cursor, and a copy of it delivered later (one per envelope recipient, possibly seconds
+-- apart) grants nothing again. Pruned by retention.
+CREATE TABLE IF NOT EXISTS {s}.gone (
+    address TEXT NOT NULL,
+    copy_id TEXT NOT NULL,
+    received_at REAL NOT NULL,
+    message_key TEXT NOT NULL,
+    PRIMARY KEY (address, copy_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS {s}.gone_by_time ON gone (received_at);
+CREATE INDEX IF NOT EXISTS {s}.gone_by_key ON gone (address, message_key);
+"""
+
+
+def connect(durable: Path, index: Path, *, message_keys: KeyLookup | None) -> sqlite3.Connection:
+    """One connection: the durable store checked (and upgraded), the index attached (rebuilt if bad)."""
+    conn = _open_durable(durable, message_keys)
+    try:
+        _check_index_file(index)
+        conn.execute(f"ATTACH DATABASE ? AS {INDEX_SCHEMA}", (str(index),))
+        conn.execute(f"PRAGMA {INDEX_SCHEMA}.journal_mode=WAL")
+        conn.execute(f"PRAGMA {INDEX_SCHEMA}.synchronous=NORMAL")  # a cache: the mailbox is the truth
+        tables = {r[0] for r in conn.execute("SELECT name FROM idx.sqlite_master WHERE type='table'")}
+        if not tables:
+            conn.executescript(_INDEX.format(s=INDEX_SCHEMA))
+            conn.execute("INSERT INTO idx.meta VALUES ('schema_version', ?)", (str(INDEX_VERSION),))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _check_index_file(path: Path) -> None:
+    """Leave a sound index of this version alone; delete anything else (a cache: never repair it)."""
+    ensure_private_dir(path.parent)
+    if path.exists():
+        try:
+            probe = sqlite3.connect(path, isolation_level=None)
+            try:
+                ok = probe.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+                tables = {r[0] for r in probe.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                version = None
+                if "meta" in tables:
+                    row = probe.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+                    version = None if row is None else row[0]
+                ok = ok and (not tables or version == str(INDEX_VERSION))
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError:
+            ok = False
+        if not ok:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+
+
+def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connection:
+    """Open (or create) the durable store; StoreError when it is unreadable, corrupt, foreign or newer."""
+    ensure_private_dir(path.parent)
+    if not path.exists():
+        _create(path)
+    elif path.stat().st_size == 0:
+        # We never leave an empty file behind (see _create): someone truncated the store.
+        raise StoreError(f"identity store {path} is empty; refusing to start as if it were new")
+    elif path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"identity store {path} cannot be opened ({exc}); refusing to start") from None
+    try:
+        # Check before changing anything: a store we refuse is left exactly as we found it.
+        conn.execute("PRAGMA busy_timeout=5000")
+        check = conn.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise StoreError(f"identity store {path} failed its integrity check: {check}")
+        version = _version(conn)
+        if version is None:
+            raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
+        if version > DURABLE_VERSION:
+            raise StoreError(
+                f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
+                " (it was written by a newer gateway)"
+            )
+        if version == 1:
+            _backup(conn, path.with_name(f"{path.name}.v1.bak"))
+            _upgrade_marks(conn, message_keys)
+            version = 2
+        if version == 2:
+            _script(conn, _V3, 3)
+            version = 3
+        if version == 3:
+            _script(conn, _V4, 4)
+            version = 4
+        if version != DURABLE_VERSION:
+            raise StoreError(
+                f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
+            )
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.executescript(_DURABLE_INDEXES)  # indexes added since the schema version: idempotent
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(f"identity store {path} is unreadable or corrupt ({exc}); refusing to start") from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _create(path: Path) -> None:
+    """A new, complete store, built aside and renamed into place: a crash leaves no half store."""
+    tmp = path.with_name(f".{path.name}.new")
+    tmp.unlink(missing_ok=True)
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.executescript(_DURABLE + _V3 + _V4 + _DURABLE_INDEXES)
+        conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(DURABLE_VERSION),))
+    finally:
+        conn.close()
+    os.replace(tmp, path)
+
+
+def _backup(conn: sqlite3.Connection, target: Path) -> None:
+    """A consistent copy of the store (0600) before an upgrade changes it for good."""
+    target.unlink(missing_ok=True)
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    copy = sqlite3.connect(target)
+    try:
+        conn.backup(copy)
+    finally:
+        copy.close()
+
+
+def _script(conn: sqlite3.Connection, sql: str, version: int) -> None:
+    """Run an upgrade step to `version` in one transaction."""
+    try:
+        stamp = f"UPDATE meta SET value = '{version:d}' WHERE key = 'schema_version';"  # noqa: S608 - an int
+        conn.executescript(f"BEGIN IMMEDIATE;{sql}{stamp}COMMIT;")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _upgrade_marks(conn: sqlite3.Connection, message_keys: KeyLookup | None) -> None:
+    """Version 1 → 2: marks re-keyed from copy ids to message keys (unmappable ones belong to gone mail)."""
+    rows = conn.execute("SELECT identity_id, message_id, seen, deleted FROM marks").fetchall()
+    keys = message_keys([str(r[1]) for r in rows]) if message_keys is not None and rows else {}
+    merged: dict[tuple[int, str], tuple[int, int]] = {}
+    for identity_id, copy_id, seen, deleted in rows:
+        key = keys.get(str(copy_id))
+        if key is not None:
+            old_seen, old_deleted = merged.get((int(identity_id), key), (0, 0))
+            merged[(int(identity_id), key)] = (max(old_seen, int(seen)), max(old_deleted, int(deleted)))
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("ALTER TABLE identities ADD COLUMN reused INTEGER NOT NULL DEFAULT 0")
+        conn.execute("ALTER TABLE identities ADD COLUMN fence_generation TEXT")
+        conn.execute("ALTER TABLE identities ADD COLUMN fence_id TEXT")
+        conn.execute("DELETE FROM marks")
+        conn.executemany(
+            "INSERT INTO marks (identity_id, message_id, seen, deleted) VALUES (?, ?, ?, ?)",
+            [(i, k, seen, deleted) for (i, k), (seen, deleted) in merged.items()],
+        )
+        conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _version(conn: sqlite3.Connection) -> int | None:
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None
+    if "meta" not in tables:
+        raise StoreError("identity store has tables but no schema version: not ours")
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if row is None:
+        raise StoreError("identity store has no schema version")
+    try:
+        return int(row[0])
+    except ValueError:
+        raise StoreError(f"identity store has an unreadable schema version {row[0]!r}") from None

@@ -1,0 +1,71 @@
+"""The store contract suite runs over every engine: `store` is a fresh, empty store of one engine."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gateway.store import Store
+from gateway.store.sqlite import open_sqlite
+
+DOMAIN = "d.test"
+QUARANTINE = 3600.0
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+ENGINES = ["sqlite"]
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    """Which engine the contract runs on."""
+    return str(request.param)
+
+
+StoreFactory = Callable[..., Awaitable[Store]]
+
+
+@pytest.fixture
+async def open_store(engine: str, tmp_path: Path, clock: Clock) -> AsyncIterator[StoreFactory]:
+    """Opens the test's store (again, after a close: the same files or database)."""
+    opened: list[Store] = []
+
+    async def make(**overrides: Any) -> Store:
+        options: dict[str, Any] = {
+            "domain": DOMAIN,
+            "reserved": frozenset({"catchall"}),
+            "quarantine_seconds": QUARANTINE,
+            "clock": clock,
+        }
+        options.update(overrides)
+        store = open_sqlite(tmp_path / "data", **options)
+        await store.engine.start()
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        await store.engine.close()
+
+
+@pytest.fixture
+async def store(open_store: StoreFactory) -> Store:
+    """A fresh, empty store."""
+    return await open_store()

@@ -1,0 +1,254 @@
+"""Contract: the message index, read with each identity's marks and claims, on every engine."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gateway.mail.models import Code, Link
+from gateway.store import CopyRecord, Cursor, Filters, Identity, Store
+from tests.store.conftest import DOMAIN, Clock
+
+A, B = f"a@{DOMAIN}", f"b@{DOMAIN}"
+ALL = Filters(0)
+
+
+def record(
+    copy_id: str, ts: float, grants: set[str], *, key: str | None = None, subject: str = "s", sender: str = "x@y.test"
+) -> CopyRecord:
+    return CopyRecord(
+        copy_id, ts, 100, sender, tuple(sorted(grants)), subject, key or f"key-{copy_id}", frozenset(grants)
+    )
+
+
+@pytest.fixture
+async def people(store: Store) -> tuple[Identity, Identity]:
+    a, _ = await store.identities.create("a")
+    b, _ = await store.identities.create("b")
+    return a, b
+
+
+async def ids(store: Store, who: Identity, filters: Filters = ALL, **kw: object) -> list[str]:
+    return [s.id for s in await store.index.listing(who, filters, limit=kw.pop("limit", 10), **kw)]  # type: ignore[arg-type]
+
+
+async def test_listing_is_newest_first_and_exact(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, b = people
+    await store.index.add([record("m1", 1, {A}), record("m2", 2, {A, B}), record("m3", 3, {B})])
+    assert await ids(store, a) == ["m2", "m1"]
+    assert await ids(store, b) == ["m3", "m2"]
+    stranger = Identity(999, f"c@{DOMAIN}", "c", 0, None, None, None)
+    assert await ids(store, stranger) == []
+
+
+async def test_summaries_carry_typed_codes_links_and_fields(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    code = Code("123456", "your code is 123456", "text")
+    link = Link("https://x.test/verify?t=1", "Verify", "html")
+    await store.index.add(
+        [CopyRecord("m1", 5.5, 321, "Shop <s@x.test>", (A, "z@y.test"), "Hi ✓", "k1", frozenset({A}), (code,), (link,))]
+    )
+    (summary,) = await store.index.listing(a, ALL, limit=10)
+    assert (summary.id, summary.message_key, summary.received_ts, summary.size) == ("m1", "k1", 5.5, 321)
+    assert (summary.from_header, summary.to, summary.subject) == ("Shop <s@x.test>", (A, "z@y.test"), "Hi ✓")
+    assert summary.codes == (code,) and summary.links == (link,) and summary.seen is False
+
+
+async def test_paging_before_and_after(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 6)])
+    assert await ids(store, a, limit=2, before=Cursor(4.0, "m4")) == ["m3", "m2"]
+    assert await ids(store, a, limit=2, after=Cursor(2.0, "m2")) == ["m3", "m4"]
+    assert await ids(store, a, limit=1, after=Cursor(2.0, "m2"), newest_first=True) == ["m5"]
+
+
+async def test_same_second_ties_break_by_id(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.index.add([record("b", 5, {A}), record("a", 5, {A}), record("c", 5, {A})])
+    assert await ids(store, a) == ["c", "b", "a"]
+    assert await ids(store, a, before=Cursor(5, "b")) == ["a"]
+
+
+async def test_filters(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.index.add(
+        [
+            record("m1", 1, {A}, subject="Your CODE", sender="Shop <no-reply@shop.example>"),
+            record("m2", 2, {A}, subject="News", sender="news@other.example"),
+            record("m3", 3, {A}, subject="Your code again", sender="Shop <no-reply@shop.example>"),
+        ]
+    )
+    assert await ids(store, a, Filters(0, subject="code")) == ["m3", "m1"]
+    assert await ids(store, a, Filters(0, sender="OTHER.example")) == ["m2"]
+    assert await ids(store, a, Filters(2)) == ["m3", "m2"]
+    assert await ids(store, a, Filters(0, min_id="m2")) == ["m3", "m2"]
+
+
+async def test_seen_and_deleted_marks_are_per_identity_and_read_in_the_listing(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, b = people
+    await store.index.add([record("m1", 1, {A, B}), record("m2", 2, {A, B}), record("m3", 3, {A})])
+    await store.marks.set_seen(a, "key-m1", True)
+    await store.marks.set_deleted(a, "key-m2")
+    listing = await store.index.listing(a, ALL, limit=10)
+    assert [(s.id, s.seen) for s in listing] == [("m3", False), ("m1", True)]
+    assert await ids(store, a, Filters(0, unseen=True)) == ["m3"]
+    assert [(s.id, s.seen) for s in await store.index.listing(b, ALL, limit=10)] == [("m2", False), ("m1", False)]
+    assert await store.marks.is_deleted(a, "key-m2") and not await store.marks.is_deleted(b, "key-m2")
+    await store.marks.set_seen(a, "key-m1", False)
+    assert await ids(store, a, Filters(0, unseen=True)) == ["m3", "m1"]
+    # Marks name message keys, not copy ids.
+    await store.marks.set_deleted(a, "m3")
+    assert await ids(store, a) == ["m3", "m1"]
+
+
+async def test_visible(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, b = people
+    await store.index.add([record("m1", 10, {A})])
+    found = await store.index.visible(a, "m1", ALL)
+    assert found is not None and found.id == "m1"
+    assert await store.index.visible(a, "m1", Filters(11)) is None  # arrived before the identity existed
+    assert await store.index.visible(a, "m1", Filters(0, min_id="m2")) is None
+    assert await store.index.visible(b, "m1", ALL) is None
+    await store.marks.set_deleted(a, "key-m1")
+    assert await store.index.visible(a, "m1", ALL) is None
+
+
+async def test_marks_die_with_the_identity_and_with_the_message(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, _ = people
+    await store.index.add([record("m1", 1, {A}), record("m2", 2, {A})])
+    await store.marks.set_seen(a, "key-m1", True)
+    await store.marks.set_deleted(a, "key-m2")
+    await store.identities.delete(a)
+    again, _ = await store.identities.create("a", force=True)
+    assert [(s.id, s.seen) for s in await store.index.listing(again, ALL, limit=10)] == [("m2", False), ("m1", False)]
+    await store.marks.set_seen(again, "key-m1", True)
+    await store.marks.forget(["key-m1"])
+    assert [s.seen for s in await store.index.listing(again, ALL, limit=10)] == [False, False]
+
+
+async def test_copies_of_one_message_appear_once_per_address(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, b = people
+    # One message To: a, Cc: b sent to both: two mailbox copies, same key.
+    await store.index.add([record("copy-a", 1, {A, B}, key="k"), record("copy-b", 1, {A, B}, key="k")])
+    assert await ids(store, a) == ["copy-a"]
+    assert await ids(store, b) == ["copy-a"]
+    copy_ids, grants = await store.index.copies("copy-b")
+    assert sorted(copy_ids) == ["copy-a", "copy-b"]
+    assert sorted((g.address, g.copy_id, g.received_ts) for g in grants) == [(A, "copy-a", 1.0), (B, "copy-a", 1.0)]
+    assert await store.index.copies("unknown") == ([], [])
+
+
+async def test_remove_returns_the_keys_with_no_copy_left(store: Store, people: tuple[Identity, Identity]) -> None:
+    await store.index.add([record("c1", 1, {A}, key="k"), record("c2", 1, {A}, key="k"), record("m", 2, {A})])
+    assert await store.index.remove(["c1"]) == set()
+    assert await store.index.remove(["c2", "m", "never-indexed"]) == {"k", "key-m"}
+    assert await store.index.known_ids() == set() and await store.index.count() == 0
+    assert await store.index.remove([]) == set()
+
+
+async def test_adding_twice_is_harmless(store: Store, people: tuple[Identity, Identity]) -> None:
+    await store.index.add([record("m1", 1, {A})])
+    await store.index.add([record("m1", 1, {A})])
+    assert await store.index.count() == 1 and await store.index.known_ids() == {"m1"}
+
+
+async def test_removed_copy_stays_a_cursor_for_its_addresses(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 5)])
+    await store.index.remove(["m3"])
+    assert await store.index.cursor_of(A, "m3") == Cursor(3.0, "m3")
+    assert await store.index.cursor_of(B, "m3") is None  # only for the addresses it was granted to
+    assert await ids(store, a, before=Cursor(3.0, "m3")) == ["m2", "m1"]
+    assert await store.index.visible(a, "m3", ALL) is None
+
+
+async def test_removed_cursors_go_with_retention_and_clear(store: Store, people: tuple[Identity, Identity]) -> None:
+    await store.index.add([record("m1", 1.0, {A}), record("m2", 2.0, {A})])
+    await store.index.remove(["m1", "m2"])
+    await store.index.forget_cursors(before_ts=2.0)
+    assert await store.index.cursor_of(A, "m1") is None
+    assert await store.index.cursor_of(A, "m2") == Cursor(2.0, "m2")
+    await store.index.clear()
+    assert await store.index.cursor_of(A, "m2") is None
+
+
+async def test_a_later_copy_of_a_removed_message_grants_nothing_again(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, b = people
+    await store.index.add([record("copy-1", 1, {A, B}, key="k")])
+    await store.index.remove(["copy-1"])
+    await store.index.add([record("copy-2", 1, {A, B}, key="k")])
+    assert await ids(store, a) == [] and await ids(store, b) == []
+    await store.index.add([record("other", 2, {A}, key="k2")])
+    assert await ids(store, a) == ["other"]
+
+
+async def test_meta_clear_and_older_than(store: Store, people: tuple[Identity, Identity]) -> None:
+    assert await store.index.get_meta("source_generation") is None
+    await store.index.set_meta("source_generation", "g1")
+    await store.index.set_meta("source_generation", "g2")
+    assert await store.index.get_meta("source_generation") == "g2"
+    await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 6)])
+    assert await store.index.older_than(4.0, limit=2) == ["m1", "m2"]
+    assert await store.index.older_than(4.0, limit=10) == ["m1", "m2", "m3"]
+    await store.index.clear()
+    assert await store.index.count() == 0 and await store.index.get_meta("source_generation") == "g2"
+
+
+# --- claims ---------------------------------------------------------------------------
+
+
+async def test_a_claim_is_taken_once_until_released_or_lapsed(
+    store: Store, people: tuple[Identity, Identity], clock: Clock
+) -> None:
+    a, b = people
+    assert await store.claims.take(a, "k", ttl=60)
+    assert not await store.claims.take(a, "k", ttl=60)
+    assert await store.claims.take(b, "k", ttl=60)  # claims are per identity
+    await store.claims.release(a, "k")
+    assert await store.claims.take(a, "k", ttl=60)
+    clock.now += 60
+    assert await store.claims.take(a, "k", ttl=60)  # the earlier claim lapsed
+    await store.claims.release(a, "never-claimed")
+
+
+async def test_claims_taken_by_many_tasks_at_once_never_both_win(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, _ = people
+    results = await asyncio.gather(*(store.claims.take(a, "k", ttl=60) for _ in range(20)))
+    assert results.count(True) == 1
+
+
+async def test_unclaimed_filter_skips_live_claims_only(
+    store: Store, people: tuple[Identity, Identity], clock: Clock
+) -> None:
+    a, b = people
+    await store.index.add([record("m1", 1, {A, B}), record("m2", 2, {A})])
+    await store.claims.take(a, "key-m1", ttl=60)
+    assert await ids(store, a, Filters(0, unclaimed=True)) == ["m2"]
+    assert await ids(store, b, Filters(0, unclaimed=True)) == ["m1"]
+    assert await ids(store, a) == ["m2", "m1"]  # a plain listing still shows it
+    clock.now += 60
+    assert await ids(store, a, Filters(0, unclaimed=True)) == ["m2", "m1"]
+
+
+# --- rate counters --------------------------------------------------------------------
+
+
+async def test_rate_limit_counts_a_sliding_window_per_key(store: Store, clock: Clock) -> None:
+    for _ in range(3):
+        assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) is None
+        await store.limits.record("login:1.2.3.4", window=100)
+        clock.now += 10
+    # Three events at t=0, 10, 20; now t=30: the first leaves the window at t=100.
+    assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) == 70
+    assert await store.limits.retry_after("login:5.6.7.8", limit=3, window=100) is None
+    clock.now += 70
+    assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) is None

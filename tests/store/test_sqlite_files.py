@@ -1,0 +1,215 @@
+"""The SQLite engine's files: private, hashed, fail closed, upgraded in place with a backup."""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import sqlite3
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from gateway.errors import StoreError
+from gateway.store import Store, hash_token
+from gateway.store.sqlite import open_sqlite
+from gateway.store.sqlite.schema import DURABLE_VERSION, INDEX_VERSION
+from tests.store.conftest import DOMAIN, Clock, StoreFactory
+
+
+@pytest.fixture
+def engine() -> str:
+    """These tests read the SQLite files themselves."""
+    return "sqlite"
+
+
+def _open(data: Path, **kw: object) -> Store:
+    return open_sqlite(data, domain=DOMAIN, clock=Clock(), **kw)  # type: ignore[arg-type]
+
+
+def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def _run(path: Path, *sql: str) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        for statement in sql:
+            conn.execute(statement)
+        conn.commit()
+
+
+async def test_plaintext_tokens_are_never_stored(store: Store, tmp_path: Path) -> None:
+    _, token = await store.identities.create("alice")
+    _, api = await store.tokens.create_provisioner("ci")
+    await store.tokens.set_admin("am_admin-secret-for-the-test-only", origin="configured")
+    await store.engine.close()
+    for path in (tmp_path / "data").iterdir():
+        data = path.read_bytes()
+        assert token.encode() not in data and api.encode() not in data and b"am_admin-secret" not in data
+    assert (hash_token(token),) in _rows(tmp_path / "data" / "identities.db", "SELECT hash FROM tokens")
+
+
+async def test_authenticate_uses_constant_time_compare(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, token = await store.identities.create("alice")
+    calls: list[tuple[str, str]] = []
+    real = hmac.compare_digest
+
+    def spy(a: str, b: str) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr("gateway.store.sqlite.accounts.hmac.compare_digest", spy)
+    assert (await store.tokens.authenticate(token)).kind == "identity"
+    assert calls == [(hash_token(token), hash_token(token))]
+
+
+async def test_files_and_dir_are_private(store: Store, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    assert stat.S_IMODE(data.stat().st_mode) == 0o700
+    for name in ("identities.db", "index.db"):
+        assert stat.S_IMODE((data / name).stat().st_mode) == 0o600
+    assert sorted(p.name for p in data.iterdir() if not p.name.startswith(("identities.db", "index.db"))) == []
+
+
+def test_corrupt_store_fails_closed_and_is_left_as_it_was(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "identities.db").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="refusing to start"):
+        _open(data)
+    assert (data / "identities.db").read_bytes().startswith(b"this is not a database")
+
+
+def test_empty_store_file_fails_closed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "identities.db").touch()  # a store is created complete and renamed into place
+    with pytest.raises(StoreError, match="empty"):
+        _open(data)
+    assert (data / "identities.db").read_bytes() == b""
+
+
+def test_foreign_database_fails_closed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    _run(data / "identities.db", "CREATE TABLE other (x)")
+    with pytest.raises(StoreError, match="not ours"):
+        _open(data)
+
+
+def test_unreadable_store_fails_closed(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "identities.db").mkdir(parents=True)  # a directory where the file should be
+    with pytest.raises(StoreError):
+        _open(data)
+
+
+async def test_a_newer_schema_is_refused_untouched(open_store: StoreFactory, tmp_path: Path) -> None:
+    store = await open_store()
+    await store.identities.create("alice")
+    await store.engine.close()
+    path = tmp_path / "data" / "identities.db"
+    _run(path, f"UPDATE meta SET value = '{DURABLE_VERSION + 1}' WHERE key = 'schema_version'")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer gateway"):
+        await open_store()
+    assert path.read_bytes() == before
+
+
+async def test_a_corrupt_or_outdated_index_is_rebuilt_empty(open_store: StoreFactory, tmp_path: Path) -> None:
+    index = tmp_path / "data" / "index.db"
+    store = await open_store()
+    identity, token = await store.identities.create("alice")
+    await store.engine.close()
+    index.write_bytes(b"garbage" * 1000)
+    store = await open_store()
+    assert await store.index.count() == 0 and (await store.tokens.authenticate(token)).identity == identity
+    await store.index.set_meta("schema_version", str(INDEX_VERSION - 1))
+    await store.engine.close()
+    store = await open_store()
+    assert await store.index.get_meta("schema_version") == str(INDEX_VERSION)
+
+
+def _to_version_3(path: Path) -> None:
+    """Rewrite a current store as version 3 kept it: marks.message_id, no claims or rate events."""
+    _run(
+        path,
+        "ALTER TABLE marks RENAME COLUMN message_key TO message_id",
+        "DROP INDEX marks_by_key",
+        "DROP TABLE claims",
+        "DROP TABLE rate_events",
+        "CREATE INDEX marks_by_message ON marks (message_id)",
+        "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
+    )
+
+
+async def test_version_3_store_upgrades_keeping_marks_tokens_and_sessions(
+    open_store: StoreFactory, tmp_path: Path
+) -> None:
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    a, token = await store.identities.create("a")
+    await store.marks.set_seen(a, "key-A", True)
+    await store.sessions.add("h", token, keep=32)
+    await store.engine.close()
+    _to_version_3(path)
+
+    store = await open_store()
+    assert (await store.tokens.authenticate(token)).identity == a
+    assert await store.sessions.get("h", max_age=1e9, idle=1e9) is not None
+    assert _rows(path, "SELECT message_key, seen FROM marks") == [("key-A", 1)]
+    assert await store.claims.take(a, "key-A", ttl=60)
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(DURABLE_VERSION),)]
+
+
+async def test_version_2_store_upgrades_with_a_session_table(open_store: StoreFactory, tmp_path: Path) -> None:
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    a, token = await store.identities.create("a")
+    await store.marks.set_seen(a, "key-A", True)
+    await store.engine.close()
+    _to_version_3(path)
+    _run(path, "DROP TABLE ui_sessions", "UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+
+    store = await open_store()
+    assert (await store.tokens.authenticate(token)).identity == a
+    await store.sessions.add("h", token, keep=32)
+    assert await store.sessions.get("h", max_age=60, idle=60) is not None
+    assert _rows(path, "SELECT message_key, seen FROM marks") == [("key-A", 1)]
+    assert not path.with_name(f"{path.name}.v1.bak").exists()  # added tables need no backup
+
+
+async def test_version_1_store_upgrades_marks_to_message_keys(open_store: StoreFactory, tmp_path: Path) -> None:
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    a, _ = await store.identities.create("a")
+    # Marks as a version 1 store kept them: by mailbox copy id.
+    await store.marks.set_seen(a, "copy-1", True)
+    await store.marks.set_deleted(a, "copy-2")
+    await store.marks.set_seen(a, "copy-3", True)  # a second copy of the message of copy-1
+    await store.marks.set_seen(a, "gone", True)  # its mail left the mailbox: nothing to map it to
+    await store.engine.close()
+    _to_version_3(path)
+    _run(path, "DROP TABLE ui_sessions")
+    for column in ("reused", "fence_generation", "fence_id"):
+        _run(path, f"ALTER TABLE identities DROP COLUMN {column}")
+    _run(path, "UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+
+    keys = {"copy-1": "key-A", "copy-2": "key-B", "copy-3": "key-A"}
+    asked: list[str] = []
+
+    def message_keys(ids: Sequence[str]) -> dict[str, str]:
+        asked.extend(ids)
+        return {i: keys[i] for i in ids if i in keys}
+
+    store = await open_store(message_keys=message_keys)
+    assert (await store.identities.get(f"a@{DOMAIN}")).reused is False
+    assert sorted(_rows(path, "SELECT message_key, seen, deleted FROM marks")) == [("key-A", 1, 0), ("key-B", 0, 1)]
+    assert sorted(asked) == ["copy-1", "copy-2", "copy-3", "gone"]
+    backup = path.with_name(f"{path.name}.v1.bak")
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert _rows(backup, "SELECT value FROM meta WHERE key = 'schema_version'") == [("1",)]
+    await store.engine.close()
+    await open_store(message_keys=lambda ids: pytest.fail("asked again"))  # upgraded once

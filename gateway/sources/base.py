@@ -131,10 +131,14 @@ class MailSource(Protocol):
         """
 
     async def snapshot(self) -> list[str]:
-        """Every id currently in the mailbox (start-up and reconcile)."""
+        """Every id currently in the mailbox, oldest first (start-up and reconcile)."""
 
     async def next_batch(self) -> Changes | None:
-        """Block until the mailbox changes; None once the source is stopped."""
+        """Block until the mailbox changes; None once the source is stopped (also when pending).
+
+        Every copy that arrives after `start` is announced once, in arrival order, unless a
+        `snapshot` listed it first (then it may or may not be: callers tolerate repeats).
+        """
 
     async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
         """The copies with these ids, each cut at `max_bytes`; ids no longer there are left out."""

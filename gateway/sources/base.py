@@ -141,7 +141,11 @@ class MailSource(Protocol):
         """
 
     async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
-        """The copies with these ids, each cut at `max_bytes`; ids no longer there are left out."""
+        """The copies with these ids, in the order asked; ids no longer there are left out.
+
+        Each `raw` is cut at `max_bytes`, its `size` still the whole copy's; `received_ts` is
+        the store's receipt time at `resolution`, never the sender's Date.
+        """
 
     async def expunge(self, ids: Sequence[str]) -> list[str]:
         """Remove these copies from the mailbox for good; returns the ids it removed or found gone.

@@ -33,12 +33,10 @@ from gateway.hub import Hub
 from gateway.identities import IdentityStore
 from gateway.inbox import Inbox
 from gateway.index import MessageIndex
-from gateway.intake.smtp import start_smtp_server
 from gateway.retention import Retention
-from gateway.sources.base import MailSource
+from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
 from gateway.sources.local import LocalSource, Maildir
-from gateway.sources.push import start_push_listener
 from gateway.sync import Sync, message_key
 from gateway.ui import security_headers, ui_router, with_ui_pages
 
@@ -125,34 +123,17 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        smtp = push = None
+        listeners = Listeners()
         await gw.source.start()
         sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")
         try:
-            if isinstance(gw.source, LocalSource):
-                smtp = await start_smtp_server(
-                    host=settings.smtp_host,
-                    port=settings.smtp_port,
-                    domain=settings.domain,
-                    max_message_bytes=settings.max_message_bytes,
-                    deliver=gw.source.deliver,
-                )
-                host, port = smtp.sockets[0].getsockname()[:2]
-                gw.smtp_address = (host, port)
-                log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)
-            if isinstance(gw.source, ImapSource) and settings.push_address is not None:
-                assert settings.push_secret is not None  # checked with the settings
-                push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), gw.source.hint)
-                log.info("Dovecot push listener on %s:%d", *push.sockets[0].getsockname()[:2])
+            listeners = await gw.source.listen(settings)  # SMTP intake (local), push listener (imap)
+            gw.smtp_address = listeners.smtp_address
             yield
         finally:
-            for server in (smtp, push):
-                if server is not None:
-                    server.close()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(server.wait_closed(), timeout=5)
+            await listeners.close()
             retention.cancel()
             await gw.source.stop()  # the sync's next_batch returns None and it ends
             _, pending = await asyncio.wait([sync, retention], timeout=5)

@@ -47,7 +47,7 @@ async def test_version_1_marks_survive_the_upgrade_and_an_index_rebuild(
         _, bob_token = await gateway.create_identity("bob")
         await gateway.send(make_message(to=alice, subject="one"), [alice])
         await gateway.send(make_message(to=[alice, bob], subject="two"), [alice, bob])
-        await gateway.gw.source.deliver([(b"", NO_MESSAGE_ID)])  # type: ignore[attr-defined]
+        await gateway.gw.source.store([(b"", NO_MESSAGE_ID)])  # type: ignore[attr-defined]
         await gateway.settled()
         ids = {m["subject"]: m["id"] for m in (await gateway.messages(alice, alice_token))["messages"]}
         async with gateway.client(alice_token) as client:

@@ -1,8 +1,8 @@
 """The embedded SMTP intake: accepts `*@domain` and stores one Maildir copy per recipient.
 
 Each copy is stamped the way Postfix + Dovecot stamp a catch-all delivery (`Return-Path`,
-`Delivered-To`, `X-Original-To`, `Received`), so the code above the source cannot tell the
-embedded intake from a real mail server.
+`Delivered-To`, `X-Original-To`, `Received`: `gateway/mail/stamp.py`), so the code above the
+source cannot tell the embedded intake from a real mail server.
 """
 
 from __future__ import annotations
@@ -12,14 +12,13 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from email.utils import format_datetime
 from typing import Any, Final
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from gateway.intake import replies
-from gateway.mail.parse import raw_headers
 from gateway.mail.recipients import normalize_address
+from gateway.mail.stamp import delivery_stamp, received_header, with_message_id
 
 __all__ = ["MAX_LINE_BYTES", "MAX_RECIPIENTS", "IntakeHandler", "start_smtp_server"]
 
@@ -63,17 +62,19 @@ class IntakeHandler:
         """Store one stamped copy per recipient; acknowledge only once all are durable."""
         content: bytes = envelope.original_content or b""
         queue_id = secrets.token_hex(6).upper()
-        body = _with_message_id(content, self._domain)
-        received = _received(session, self._hostname, queue_id)
-        sender = _header_safe(envelope.mail_from or "")
+        body = with_message_id(content, domain=self._domain, unique=secrets.token_hex(12))
+        peer = session.peer[0] if isinstance(session.peer, tuple) else str(session.peer)
+        received = received_header(
+            by=self._hostname,
+            queue_id=queue_id,
+            when=datetime.now(UTC),
+            protocol="ESMTP",
+            helo=str(session.host_name or "unknown"),
+            peer=peer,
+        )
+        sender = envelope.mail_from or ""
         copies = [
-            (
-                (
-                    f"Return-Path: <{sender}>\r\nDelivered-To: {rcpt}\r\nX-Original-To: {rcpt}\r\n"
-                    + received.replace("{rcpt}", rcpt)
-                ).encode(),
-                body,  # one body object shared by every copy
-            )
+            (delivery_stamp(rcpt, return_path=sender, received=received), body)  # one body object shared
             for rcpt in envelope.rcpt_tos
         ]
         try:
@@ -82,27 +83,6 @@ class IntakeHandler:
             log.exception("storing a message failed")
             return replies.STORE_FAILED
         return f"250 2.0.0 Ok: queued as {queue_id}"
-
-
-def _header_safe(text: str) -> str:
-    return "".join(ch for ch in text if ch >= " " and ch not in "<>\x7f")
-
-
-def _received(session: Session, hostname: str, queue_id: str) -> str:
-    helo = _header_safe(str(session.host_name or "unknown"))
-    peer = session.peer[0] if isinstance(session.peer, tuple) else str(session.peer)
-    when = format_datetime(datetime.now(UTC))
-    return (
-        f"Received: from {helo} ([{_header_safe(peer)}])\r\n\tby {hostname} (agentmail-gateway)"
-        f" with ESMTP id {queue_id}\r\n\tfor <{{rcpt}}>; {when}\r\n"
-    )
-
-
-def _with_message_id(content: bytes, domain: str) -> bytes:
-    """Add a Message-ID when the sender gave none, as an MTA does, so copies stay one message."""
-    if any(name.lower() == "message-id" for name, _ in raw_headers(content)):
-        return content
-    return f"Message-ID: <{secrets.token_hex(12)}@{domain}>\r\n".encode() + content
 
 
 async def start_smtp_server(

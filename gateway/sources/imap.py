@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import re
 import socket
 import ssl
 import threading
@@ -39,7 +41,8 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError, LoginError
 
 from gateway.config import Settings
-from gateway.sources.base import Changes, SourceUnavailable, StoredMessage
+from gateway.sources.base import Changes, Listeners, SourceUnavailable, StoredMessage, stamped_copies
+from gateway.sources.push import start_push_listener
 
 __all__ = ["ImapConfig", "ImapSource"]
 
@@ -55,6 +58,7 @@ FETCH_CHUNK: Final = 500  # UIDs per SEARCH/STORE/EXPUNGE command line
 RECENT_BYTES: Final = 16 * 1024 * 1024  # whole copies kept after a fetch (see `fetch`)
 _ID_DIGITS: Final = 10  # UIDVALIDITY and UID are 32-bit: at most 10 digits
 _NETWORK_ERRORS: Final = (OSError, IMAPClientAbortError, EOFError)  # the connection is gone
+_APPENDUID: Final = re.compile(rb"\[APPENDUID (\d+) (\d+)\]", re.IGNORECASE)  # RFC 4315 §3, one message
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +211,15 @@ class ImapSource:
         # Bounded: a reader still connecting gives up after the config's timeout at worst.
         await asyncio.to_thread(self._reader_pool.shutdown, wait=True)
 
+    async def listen(self, settings: Settings) -> Listeners:
+        """Dovecot's push listener (`hint` on each push) when `settings.push_address` is set."""
+        if settings.push_address is None:
+            return Listeners()
+        assert settings.push_secret is not None  # checked with the settings
+        push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), self.hint)
+        log.info("Dovecot push listener on %s:%d", *push.sockets[0].getsockname()[:2])
+        return Listeners((push,))
+
     def hint(self, reason: str = "push") -> None:
         """Something may have arrived (a push from Dovecot): look now. Content-free, coalesced."""
         self._notify(reason)
@@ -326,7 +339,7 @@ class ImapSource:
         Copies fetched whole lately come from a small cache: a `wait` answers with mail the
         sync read moments before, and a burst of answers must not queue on the one reader.
         """
-        cached = {i: self._recent[i] for i in ids if i in self._recent}
+        cached = {i: _cut(self._recent[i], max_bytes) for i in ids if i in self._recent}
         missing = [i for i in ids if i not in cached]
         fetched = await self._fetch(missing, max_bytes) if missing else []
         for message in fetched:
@@ -390,6 +403,37 @@ class ImapSource:
             return [message_id(self._uidvalidity, uid) for uid in uids]
 
         return await self._on_reader(expunge)
+
+    async def deliver(self, raw: bytes, recipients: Sequence[str]) -> list[str]:
+        """APPEND one stamped copy per recipient to INBOX, on the reader; ids from APPENDUID.
+
+        A copy the server refuses takes back the ones appended before it (SourceUnavailable).
+        After a lost connection the rest are appended on the reconnect; the copy in flight
+        then may be stored twice, which readers see as one message (same Message-ID).
+        """
+        copies = stamped_copies(raw, recipients)
+        appended: list[tuple[int, int] | None] = []  # (UIDVALIDITY, UID) per copy; kept across a reconnect
+
+        def append(client: IMAPClient) -> None:
+            try:
+                for stamp, body in copies[len(appended) :]:
+                    response = client.append("INBOX", stamp + body)
+                    match = _APPENDUID.search(response if isinstance(response, bytes) else b"")
+                    appended.append((int(match.group(1)), int(match.group(2))) if match else None)
+            except IMAPClientError as exc:
+                if isinstance(exc, IMAPClientAbortError):
+                    raise  # the connection is gone: the reconnect appends the rest
+                mine = [a[1] for a in appended if a is not None and a[0] == self._uidvalidity]
+                if mine:
+                    client.add_flags(mine, [b"\\Deleted"], silent=True)
+                    client.uid_expunge(mine)
+                appended.clear()
+                raise
+
+        if copies:
+            await self._on_reader(append)
+            self._notify("deliver")  # the reader's next search finds them; no IDLE round trip
+        return [message_id(*a) for a in appended if a is not None]
 
     def _current_uids(self, ids: Sequence[str]) -> list[int]:
         """UIDs of the ids that belong to the current UIDVALIDITY (older ids are gone)."""
@@ -518,6 +562,13 @@ class ImapSource:
 def _kinds(responses: Sequence[Any]) -> set[bytes]:
     """The kinds (EXISTS, EXPUNGE...) of parsed untagged responses like `(3, b'EXISTS')`."""
     return {r[1] for r in responses if isinstance(r, tuple) and len(r) >= 2 and isinstance(r[0], int)}
+
+
+def _cut(message: StoredMessage, max_bytes: int | None) -> StoredMessage:
+    """A cached whole copy as a fetch with `max_bytes` would have returned it."""
+    if max_bytes is None or len(message.raw) <= max_bytes:
+        return message
+    return dataclasses.replace(message, raw=message.raw[:max_bytes])
 
 
 def _body(item: dict[bytes, Any]) -> bytes:

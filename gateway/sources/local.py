@@ -1,4 +1,4 @@
-"""The embedded mailbox: a Maildir under the data directory, fed by the SMTP intake.
+"""The embedded mailbox: a Maildir under the data directory, fed by the SMTP intake (`listen`).
 
 Ids are Maildir unique names (`<sec>.M<usec>P<pid>Q<n>.agentmail`): stable across index
 rebuilds, and they carry the receipt time to the microsecond.
@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import os
 import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gateway.fsutil import ensure_private_dir
-from gateway.sources.base import Changes, StoredMessage
+from gateway.intake.smtp import start_smtp_server
+from gateway.sources.base import Changes, Listeners, StoredMessage, stamped_copies
+
+if TYPE_CHECKING:
+    from gateway.config import Settings
 
 __all__ = ["LocalSource", "Maildir"]
+
+log = logging.getLogger(__name__)
 
 _NAME_RE: Final = re.compile(r"^(\d{1,12})\.M(\d{6})P\d+Q\d+\.agentmail$")
 
@@ -91,16 +98,18 @@ class Maildir:
                 return Path(entry.path)
         return None
 
-    def read(self, message_id: str) -> StoredMessage | None:
-        """The copy with this id, or None when it is not (or no longer) here. Blocking."""
+    def read(self, message_id: str, max_bytes: int | None = None) -> StoredMessage | None:
+        """The copy with this id (its first `max_bytes`), or None when it is not (or no longer) here. Blocking."""
         path = self._path(message_id)
         if path is None:
             return None
         try:
-            raw = path.read_bytes()
+            with path.open("rb") as file:
+                size = os.fstat(file.fileno()).st_size
+                raw = file.read() if max_bytes is None else file.read(max_bytes)
         except FileNotFoundError:
             return None
-        return StoredMessage(message_id, received_ts(message_id), raw, len(raw))
+        return StoredMessage(message_id, received_ts(message_id), raw, size)
 
     def remove(self, message_id: str) -> None:
         """Delete the copy with this id, if present. Blocking."""
@@ -142,16 +151,37 @@ class LocalSource:
     async def start(self) -> None:
         """Nothing to connect: the Maildir exists from construction."""
 
+    async def listen(self, settings: Settings) -> Listeners:
+        """Start the embedded SMTP intake on the running loop; it stores through `store`."""
+        smtp = await start_smtp_server(
+            host=settings.smtp_host,
+            port=settings.smtp_port,
+            domain=settings.domain,
+            max_message_bytes=settings.max_message_bytes,
+            deliver=self.store,
+        )
+        host, port = smtp.sockets[0].getsockname()[:2]
+        log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)
+        return Listeners((smtp,), (host, port))
+
     async def stop(self) -> None:
         """Wake any `next_batch` waiter: it returns None."""
         self._stopped = True
         self._arrived.put_nowait([])
 
-    async def deliver(self, copies: Sequence[tuple[bytes, bytes]]) -> list[str]:
-        """Store copies durably (in a worker thread) and announce them to the sync."""
+    def hint(self, reason: str = "push") -> None:
+        """Ignored: every arrival goes through `store`, which announces it."""
+
+    async def store(self, copies: Sequence[tuple[bytes, bytes]]) -> list[str]:
+        """Store stamped copies durably (in a worker thread) and announce them; the intake's hook."""
         ids = await asyncio.to_thread(self.maildir.deliver, copies)
         self._arrived.put_nowait(ids)
         return ids
+
+    async def deliver(self, raw: bytes, recipients: Sequence[str]) -> list[str]:
+        """One stamped Maildir copy per recipient, all or none; their ids in recipient order."""
+        copies = stamped_copies(raw, recipients)
+        return await self.store(copies) if copies else []
 
     async def snapshot(self) -> list[str]:
         """Every id in the Maildir."""
@@ -169,10 +199,11 @@ class LocalSource:
         return Changes(batch)
 
     async def fetch(self, ids: Sequence[str], *, max_bytes: int | None = None) -> list[StoredMessage]:
-        """Read these copies from disk (whole: the intake never stores more than the limit)."""
+        """Read these copies from disk, each cut at `max_bytes`."""
 
         def read_all() -> list[StoredMessage]:
-            return [m for m in map(self.maildir.read, ids) if m is not None]
+            found = (self.maildir.read(i, max_bytes) for i in ids)
+            return [m for m in found if m is not None]
 
         return await asyncio.to_thread(read_all)
 

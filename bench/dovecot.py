@@ -91,7 +91,7 @@ class GatewayThread:
         return asyncio.run_coroutine_threadsafe(self._count(), self._loop).result()
 
     async def _count(self) -> int:
-        return int(self.running.gw.index.count())
+        return int(await self.running.gw.store.index.count())
 
     def stop(self) -> None:
         assert self._loop is not None and self._stop is not None

@@ -29,7 +29,8 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gateway.identities import IdentityStore, hash_token  # noqa: E402
+from gateway.store import hash_token  # noqa: E402
+from gateway.store.sqlite import open_sqlite  # noqa: E402
 
 DOMAIN = "bench.test"
 ADMIN = "am_bench-admin-token-0123456789abcdef"
@@ -44,7 +45,7 @@ def free_port() -> int:
 
 def prefill_identities(data: Path, count: int, created_ts: float) -> str:
     """`count` identities straight into the store, plus `target`; returns target's token."""
-    IdentityStore.open(data / "identities.db", domain=DOMAIN).close()
+    open_sqlite(data, domain=DOMAIN, clock=time.time).engine.db.close()  # type: ignore[attr-defined]
     db = sqlite3.connect(data / "identities.db")
     db.execute("PRAGMA synchronous=OFF")
     batch = 50_000

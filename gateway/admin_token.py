@@ -11,7 +11,8 @@ from pathlib import Path
 
 from gateway.config import SettingError, Settings
 from gateway.fsutil import write_private_file
-from gateway.identities import MAX_TOKEN_CHARS, IdentityStore, new_token
+from gateway.store import Tokens, new_token
+from gateway.store.models import MAX_TOKEN_CHARS
 
 __all__ = ["ADMIN_TOKEN_FILE", "configured_admin_token", "ensure_admin_token", "rotate_admin_token"]
 
@@ -38,26 +39,26 @@ def configured_admin_token(settings: Settings) -> str | None:
     return token
 
 
-def ensure_admin_token(settings: Settings, store: IdentityStore) -> Path | None:
+async def ensure_admin_token(settings: Settings, tokens: Tokens) -> Path | None:
     """Make the store's admin token match the settings; returns the file a new one went to."""
     configured = configured_admin_token(settings)
     if configured is not None:
-        store.set_admin_token(configured, origin="configured")
+        await tokens.set_admin(configured, origin="configured")
         return None
-    if store.admin_token_origin() == "generated":
+    if await tokens.admin_origin() == "generated":
         return None
     # None stored, or the operator removed the configured one (after a leak, say): that
     # token must stop working, so a new one is generated.
-    return rotate_admin_token(settings, store)
+    return await rotate_admin_token(settings, tokens)
 
 
-def rotate_admin_token(settings: Settings, store: IdentityStore) -> Path:
+async def rotate_admin_token(settings: Settings, tokens: Tokens) -> Path:
     """Replace the generated admin token; the new one is written to `<data>/admin-token`."""
     if configured_admin_token(settings) is not None:
         raise SettingError("the admin token is configured (AGENTMAIL_ADMIN_TOKEN or _FILE): change it there")
     token = new_token()
     path = settings.data_dir / ADMIN_TOKEN_FILE
     write_private_file(path, (token + "\n").encode())
-    store.set_admin_token(token, origin="generated")
+    await tokens.set_admin(token, origin="generated")
     log.info("admin token written to %s (mode 0600)", path)
     return path

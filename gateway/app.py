@@ -1,8 +1,9 @@
 """The composition root: `create_app(settings)` builds and wires everything, once.
 
-Opening the durable store happens here, synchronously, so a corrupt store stops start-up
-before anything listens. The lifespan starts the source, the sync and the SMTP intake in
-that order and stops them in reverse.
+Opening the store happens here (SQLite: its files are checked at once) and in the lifespan's
+first step (`engine.start()`, the admin token), so a corrupt store stops start-up before
+anything listens. The lifespan then starts the source, the sync and what listens for mail
+(the SMTP intake, or Dovecot's push hints) in that order and stops them in reverse.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from litestar import Litestar
@@ -19,7 +20,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from gateway import __version__
-from gateway.admin_token import ensure_admin_token
+from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
@@ -30,17 +31,17 @@ from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
-from gateway.identities import IdentityStore
 from gateway.inbox import Inbox
-from gateway.index import MessageIndex
 from gateway.retention import Retention
 from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
-from gateway.sources.local import LocalSource, Maildir
-from gateway.sync import Sync, message_key
+from gateway.sources.local import LocalSource
+from gateway.store import Store
+from gateway.store.open import open_store
+from gateway.sync import Sync
 from gateway.ui import security_headers, ui_router, with_ui_pages
 
-__all__ = ["Gateway", "create_app", "open_store"]
+__all__ = ["Gateway", "create_app"]
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +53,7 @@ class Gateway:
     """Everything one running gateway holds; the lifespan fills in what listens."""
 
     settings: Settings
-    store: IdentityStore
-    index: MessageIndex
+    store: Store
     source: MailSource
     sync: Sync
     inbox: Inbox
@@ -70,30 +70,6 @@ class Gateway:
         )
 
 
-def open_store(settings: Settings) -> IdentityStore:
-    """The durable identity store of these settings (StoreError when it cannot be trusted)."""
-    reserved = {*settings.reserved_local_parts, settings.catchall.partition("@")[0]}
-
-    def message_keys(ids: Sequence[str]) -> dict[str, str]:
-        # Only for upgrading a version 1 store, whose marks name copies in the embedded
-        # Maildir (the one source it had): their keys come from the copies themselves.
-        maildir = Maildir(settings.data_dir / "maildir")
-        found = {}
-        for copy_id in ids:
-            stored = maildir.read(copy_id)
-            if stored is not None:
-                found[copy_id] = message_key(stored.raw, max_bytes=settings.max_message_bytes)
-        return found
-
-    return IdentityStore.open(
-        settings.data_dir / "identities.db",
-        domain=settings.domain,
-        reserved=reserved,
-        quarantine_seconds=settings.reuse_quarantine,
-        message_keys=message_keys,
-    )
-
-
 def _log_crash(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("the %s task stopped: new mail is no longer indexed", task.get_name(), exc_info=task.exception())
@@ -101,20 +77,19 @@ def _log_crash(task: asyncio.Task[None]) -> None:
 
 def _build(settings: Settings, source: MailSource | None) -> Gateway:
     ensure_private_dir(settings.data_dir)
+    configured_admin_token(settings)  # a bad one is a SettingError now, before anything starts
     store = open_store(settings)
-    ensure_admin_token(settings, store)
-    index = MessageIndex.open(settings.data_dir / "index.db")
     if source is None:
         if settings.source_kind == "imap":
             source = ImapSource(ImapConfig.from_settings(settings))
         else:
             source = LocalSource(settings.data_dir / "maildir")
-    sync = Sync(source, index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
-    inbox = Inbox(store, index, source, max_bytes=settings.max_message_bytes)
-    retention = Retention(source, index, store, days=settings.retention_days)
+    sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
+    inbox = Inbox(store, source, max_bytes=settings.max_message_bytes)
+    retention = Retention(source, store, days=settings.retention_days)
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
     sync.on_indexed(lambda records: hub.publish(a for r in records for a in r.grants))
-    return Gateway(settings, store, index, source, sync, inbox, retention, hub)
+    return Gateway(settings, store, source, sync, inbox, retention, hub)
 
 
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
@@ -124,6 +99,12 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         listeners = Listeners()
+        try:
+            await gw.store.engine.start()
+            await ensure_admin_token(settings, gw.store.tokens)
+        except BaseException:
+            await gw.store.engine.close()
+            raise
         await gw.source.start()
         sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
@@ -141,8 +122,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
-            gw.index.close()
-            gw.store.close()
+            await gw.store.engine.close()
 
     app = Litestar(
         route_handlers=[IdentityController, MessageController, WaitController, TokenController, health, ui_router()],
@@ -167,6 +147,5 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         debug=False,
         logging_config=None,  # the CLI configures logging once, for every module
     )
-    app.state.gateway = gw
-    app.state.store = gw.store
+    app.state.gateway = gw  # the one path to the store outside dependency injection (api/auth.py)
     return app

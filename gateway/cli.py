@@ -8,6 +8,7 @@ the store is SQLite in WAL mode).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -16,11 +17,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gateway import __version__
 from gateway.config import SettingError, Settings, describe, env_name, load_settings
 from gateway.errors import GatewayError
+
+if TYPE_CHECKING:  # the store is imported only by the commands that use it (fast --help)
+    from gateway.store import Identity, Store
 
 __all__ = ["main"]
 
@@ -163,54 +167,59 @@ def _serve(settings: Settings) -> int:
 
 
 def _manage(settings: Settings, args: argparse.Namespace) -> int:
+    return asyncio.run(_manage_store(settings, args))
+
+
+async def _manage_store(settings: Settings, args: argparse.Namespace) -> int:
     from gateway.admin_token import rotate_admin_token
-    from gateway.app import open_store
     from gateway.fsutil import ensure_private_dir
+    from gateway.store.open import open_store
 
     ensure_private_dir(settings.data_dir)
     store = open_store(settings)
     try:
+        await store.engine.start()
         out: Any
         if args.command == "admin":
-            path = rotate_admin_token(settings, store)
+            path = await rotate_admin_token(settings, store.tokens)
             print(f"new admin token written to {path}")
             return 0
         if args.command == "token":
-            record, token = store.create_api_token(args.label)
+            record, token = await store.tokens.create_provisioner(args.label)
             out = {"id": record.id, "scope": "provision", "token": token}
         elif args.action == "create":
-            identity, token = store.create_identity(
+            identity, token = await store.identities.create(
                 args.local_part, ttl_seconds=args.ttl_seconds, label=args.label, force=args.force
             )
             out = {"address": identity.address, "token": token, "created_at": identity.created_at.isoformat()}
         elif args.action == "list":
-            for identity in _all_identities(store):
+            for identity in await _all_identities(store):
                 expires = identity.expires_at.isoformat() if identity.expires_at else "-"
                 created = f"{identity.created_at:%Y-%m-%dT%H:%M:%SZ}"
                 print(f"{identity.address}\tcreated {created}\texpires {expires}\t{identity.label or ''}")
             return 0
         else:
-            found = store.find_identity(args.address)
+            found = await store.identities.find(args.address)
             if found is None:
                 print(f"agentmail-gateway: no identity {args.address}", file=sys.stderr)
                 return 1
             if args.action == "rotate":
-                out = {"address": found.address, "token": store.rotate(found)}
+                out = {"address": found.address, "token": await store.tokens.rotate(found)}
             else:
-                store.delete_identity(found)
+                await store.identities.delete(found)
                 out = {"deleted": found.address}
         print(json.dumps(out))
         return 0
     finally:
-        store.close()
+        await store.engine.close()
 
 
-def _all_identities(store: Any) -> list[Any]:
-    rows: list[Any] = []
+async def _all_identities(store: Store) -> list[Identity]:
+    rows: list[Identity] = []
     after = None
     while True:
-        page = store.list_identities(after=after, limit=500)
+        page = await store.identities.list(after=after, limit=500)
         rows += page
         if len(page) < 500:
             return rows
-        after = page[-1].local_part
+        after = page[-1].address

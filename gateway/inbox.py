@@ -1,12 +1,14 @@
 """One identity's view of the catch-all: list, read, mark and delete the mail granted to it.
 
 Visibility is always: granted to the identity's exact address by the index, received at or
-after the identity's creation (at the source's time resolution), and not deleted by it.
+after the identity's creation (at the source's time resolution), and not deleted by it. The
+store answers all of that in one query; this module decides the window and reads the bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -14,17 +16,17 @@ from datetime import datetime
 from typing import Final
 
 from gateway.errors import InvalidInput, NotFound, SourceUnavailable
-from gateway.identities import Identity, IdentityStore
-from gateway.index import Cursor, Filters, MessageIndex, Summary
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
 from gateway.sources.base import MailSource
+from gateway.store import Cursor, Filters, Identity, Store, Summary
 
-__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "View", "WaitQuery", "Window"]
+__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "WaitQuery", "Window"]
 
 MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
 CLAIM_TTL: Final = 60.0  # a claim whose response was never settled is released after this
+CLAIM_TRIES: Final = 8  # another process won the message this many times in a row: look again later
 INLINE_PARSE_BYTES: Final = 256 * 1024
 
 
@@ -68,41 +70,29 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
-class View:
-    """A message summary with the caller's own `seen` mark."""
-
-    summary: Summary
-    seen: bool
-
-
-@dataclass(frozen=True, slots=True)
 class Page:
     """One page of a listing and the cursor for the next one (None at the end)."""
 
-    views: list[View]
+    summaries: list[Summary]
     next_before_id: str | None
     next_after_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class FullMessage:
-    """A message as GET returns it: its summary and the parsed copy."""
+    """A message as GET returns it: its summary (with the caller's `seen`) and the parsed copy."""
 
-    view: View
+    summary: Summary
     parsed: ParsedMessage
 
 
 class Inbox:
     """Read and change what identities see; the API's one entry point into the mail."""
 
-    def __init__(self, store: IdentityStore, index: MessageIndex, source: MailSource, *, max_bytes: int) -> None:
+    def __init__(self, store: Store, source: MailSource, *, max_bytes: int) -> None:
         self._store = store
-        self._index = index
         self._source = source
         self._max_bytes = max_bytes
-        # Messages a wait has picked but whose response is not settled yet, by (identity id,
-        # message key), with when the claim lapses. In memory: a restart releases them all.
-        self._claims: dict[tuple[int, str], float] = {}
 
     async def fence(self) -> tuple[str, str] | None:
         """The source's fence for an identity created now (see Identity.fence), if it has one."""
@@ -125,36 +115,27 @@ class Inbox:
         rounded = math.ceil if identity.reused else math.floor
         return Window(rounded(identity.created_ts / step) * step, None)
 
-    def listing(self, identity: Identity, query: ListQuery) -> Page:
+    async def listing(self, identity: Identity, query: ListQuery) -> Page:
         """A page of `identity`'s messages."""
         if query.before_id is not None and query.after_id is not None:
             raise InvalidInput("use before_id or after_id, not both")
         window = self.window(identity)
-        since = window.since(query.since)
-        before = self._cursor(identity, query.before_id)
-        after = self._cursor(identity, query.after_id)
+        before = await self._cursor(identity, query.before_id)
+        after = await self._cursor(identity, query.after_id)
         limit = min(max(query.limit, 1), MAX_PAGE)
-        filters = Filters(
-            since_ts=since,
-            min_id=window.min_id,
-            sender=query.sender or None,
-            subject=query.subject or None,
-            exclude=self._store.deleted_keys(identity),
-        )
-        rows = self._index.listing(identity.address, filters, limit=limit + 1, before=before, after=after)
+        filters = Filters(window.since(query.since), window.min_id, query.sender or None, query.subject or None)
+        rows = await self._store.index.listing(identity, filters, limit=limit + 1, before=before, after=after)
         more = len(rows) > limit
         rows = rows[:limit]
-        seen = self._store.seen_among(identity, [r.key for r in rows])
-        views = [View(r, r.key in seen) for r in rows]
         last = rows[-1].id if more else None
         if query.after_id is not None:
-            return Page(views, None, last)
-        return Page(views, last, None)
+            return Page(rows, None, last)
+        return Page(rows, last, None)
 
-    def _cursor(self, identity: Identity, message_id: str | None) -> Cursor | None:
+    async def _cursor(self, identity: Identity, message_id: str | None) -> Cursor | None:
         if message_id is None:
             return None
-        cursor = self._index.cursor_of(identity.address, message_id)
+        cursor = await self._store.index.cursor_of(identity.address, message_id)
         # Mail from before the identity existed (an earlier owner's) is no cursor either: it
         # must not even be confirmed to exist. Its own deleted mail stays a valid cursor.
         if cursor is None or not self.window(identity).admits(cursor.received_ts, cursor.id):
@@ -163,103 +144,108 @@ class Inbox:
 
     # --- waits ------------------------------------------------------------------------
 
-    def claim(self, identity: Identity, query: WaitQuery) -> Summary | None:
+    async def claim(self, identity: Identity, query: WaitQuery) -> Summary | None:
         """The message a wait answers with now, claimed for it; None when there is none yet.
 
         Unseen mail, oldest first (two codes in a row are consumed in order), or with
         `include_seen` the newest match. A claimed message is skipped by every other wait of
-        the identity until `settle` (synchronous: nothing else runs between check and claim).
+        the identity, in any process on the store, until `settle` or CLAIM_TTL.
         """
-        now = time.monotonic()
-        for lapsed in [c for c, until in self._claims.items() if until <= now]:
-            del self._claims[lapsed]
         window = self.window(identity)
-        since = window.since(query.since)
-        after = self._cursor(identity, query.after_id)
-        claimed = {key for (who, key) in self._claims if who == identity.id}
-        exclude = self._store.deleted_keys(identity) | claimed
-        if not query.include_seen:
-            exclude |= self._store.seen_keys(identity)
-        filters = Filters(since, window.min_id, query.sender or None, query.subject or None, frozenset(exclude))
-        if query.include_seen:
-            rows = self._index.listing(identity.address, filters, limit=1, after=after, newest_first=True)
-        else:
-            start = after or Cursor(-math.inf, "")
-            rows = self._index.listing(identity.address, filters, limit=1, after=start)
-        if not rows:
-            return None
-        self._claims[(identity.id, rows[0].key)] = now + CLAIM_TTL
-        return rows[0]
+        after = await self._cursor(identity, query.after_id)
+        filters = Filters(
+            window.since(query.since),
+            window.min_id,
+            query.sender or None,
+            query.subject or None,
+            unseen=not query.include_seen,
+            unclaimed=True,
+        )
+        for _ in range(CLAIM_TRIES):
+            if query.include_seen:
+                rows = await self._store.index.listing(identity, filters, limit=1, after=after, newest_first=True)
+            else:
+                start = after or Cursor(-math.inf, "")
+                rows = await self._store.index.listing(identity, filters, limit=1, after=start)
+            if not rows:
+                return None
+            if await self._store.claims.take(identity, rows[0].message_key, ttl=CLAIM_TTL):
+                return rows[0]
+            # Another wait took it between our look and our claim: look again.
+        return None
 
-    def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
+    async def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
         """End a claim: delivered answers become seen (for the identity's own reads); others return."""
-        self._claims.pop((identity.id, summary.key), None)
         if delivered and mark_seen:
-            self._store.set_seen(identity, summary.key, True)
+            await self._store.marks.set_seen(identity, summary.message_key, True)
+        await self._store.claims.release(identity, summary.message_key)
 
-    def forget_vanished(self, identity: Identity, summary: Summary) -> None:
+    async def forget_vanished(self, identity: Identity, summary: Summary) -> None:
         """A claimed copy is gone from the mailbox: end the claim and drop it from the index."""
-        self._claims.pop((identity.id, summary.key), None)
-        self._index.remove([summary.id])
+        await self._store.claims.release(identity, summary.message_key)
+        await self._store.index.remove([summary.id])
 
     async def read_claimed(self, identity: Identity, summary: Summary) -> FullMessage:
         """The full message for a claimed summary, without touching its seen mark."""
         raw = await self.raw(identity, summary.id, summary=summary)
-        parsed = await self._parse(raw)
-        seen = bool(self._store.seen_among(identity, [summary.key]))
-        return FullMessage(View(summary, seen), parsed)
+        return FullMessage(summary, await self._parse(raw))
 
     async def _parse(self, raw: bytes) -> ParsedMessage:
         if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
             return await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
         return parse_message(raw, max_bytes=self._max_bytes)
 
-    def summary(self, identity: Identity, message_id: str) -> Summary:
+    async def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
         window = self.window(identity)
-        found = self._index.visible(identity.address, message_id, window.since_ts, window.min_id)
-        if found is None or self._store.is_deleted(identity, found.key):
+        found = await self._store.index.visible(identity, message_id, Filters(window.since_ts, window.min_id))
+        if found is None:
             raise NotFound("no such message")
         return found
 
     async def read(self, identity: Identity, message_id: str, *, mark_seen: bool) -> FullMessage:
         """The full message; marks it seen for `identity` when `mark_seen`."""
-        summary = self.summary(identity, message_id)
+        summary = await self.summary(identity, message_id)
         raw = await self.raw(identity, message_id, summary=summary)
         parsed = await self._parse(raw)
-        seen = bool(self._store.seen_among(identity, [summary.key]))
-        if mark_seen and not seen:  # a durable (fsync'd) write only the first time
-            self._store.set_seen(identity, summary.key, True)
-            seen = True
-        return FullMessage(View(summary, seen), parsed)
+        if mark_seen and not summary.seen:  # a durable (fsync'd) write only the first time
+            await self._store.marks.set_seen(identity, summary.message_key, True)
+            summary = _with_seen(summary, True)
+        return FullMessage(summary, parsed)
 
     async def raw(self, identity: Identity, message_id: str, *, summary: Summary | None = None) -> bytes:
         """The message as stored in the mailbox."""
         if summary is None:
-            self.summary(identity, message_id)
+            await self.summary(identity, message_id)
         stored = await self._source.fetch([message_id])  # whole: the raw source is never cut
         if not stored:
             raise NotFound("the message is no longer in the mailbox")
         return stored[0].raw
 
-    def set_seen(self, identity: Identity, message_id: str, seen: bool) -> View:
+    async def set_seen(self, identity: Identity, message_id: str, seen: bool) -> Summary:
         """Set `identity`'s seen mark on one message."""
-        summary = self.summary(identity, message_id)
-        self._store.set_seen(identity, summary.key, seen)
-        return View(summary, seen)
+        summary = await self.summary(identity, message_id)
+        await self._store.marks.set_seen(identity, summary.message_key, seen)
+        return _with_seen(summary, seen)
 
     async def delete(self, identity: Identity, message_id: str) -> None:
-        """Hide the message from `identity`; expunge its copies once no live identity sees them."""
-        summary = self.summary(identity, message_id)
-        self._store.set_deleted(identity, summary.key)
-        copies, grants = self._index.copies(message_id)
-        for address, granted_id, received in grants:
-            viewer = self._store.find_identity(address)
+        """Hide the message from `identity`; expunge its copies once no live identity sees it."""
+        summary = await self.summary(identity, message_id)
+        await self._store.marks.set_deleted(identity, summary.message_key)
+        copies, grants = await self._store.index.copies(message_id)
+        for grant in grants:
+            viewer = await self._store.identities.find(grant.address)
             if viewer is None or viewer.expired(time.time()):
                 continue
-            if self.window(viewer).admits(received, granted_id) and not self._store.is_deleted(viewer, summary.key):
+            if self.window(viewer).admits(grant.received_ts, grant.copy_id) and not await self._store.marks.is_deleted(
+                viewer, summary.message_key
+            ):
                 return  # someone still sees it
         removed = await self._source.expunge(copies)
         # Only what really left the mailbox: an id of an older UIDVALIDITY waits for the
         # reconcile, and the deleter's mark must outlive it.
-        self._store.forget_messages(self._index.remove(removed))
+        await self._store.marks.forget(await self._store.index.remove(removed))
+
+
+def _with_seen(summary: Summary, seen: bool) -> Summary:
+    return dataclasses.replace(summary, seen=seen)

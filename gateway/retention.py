@@ -1,4 +1,4 @@
-"""Retention: mail older than AGENTMAIL_RETENTION_DAYS leaves the mailbox and the index."""
+"""Retention: mail older than AGENTMAIL_RETENTION_DAYS leaves the mailbox and the index; ended quarantines go."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import logging
 import time
 from typing import Final
 
-from gateway.identities import IdentityStore
-from gateway.index import MessageIndex
 from gateway.sources.base import MailSource
+from gateway.store import Store
 
 __all__ = ["Retention"]
 
@@ -22,25 +21,25 @@ SWEEP_INTERVAL: Final = 3600.0
 class Retention:
     """Deletes old copies from the source, the index and the marks, in batches."""
 
-    def __init__(self, source: MailSource, index: MessageIndex, store: IdentityStore, *, days: int) -> None:
+    def __init__(self, source: MailSource, store: Store, *, days: int) -> None:
         self._source = source
-        self._index = index
         self._store = store
         self._days = days
 
     async def sweep(self, now: float | None = None) -> int:
         """Delete every copy received before `now` minus the retention; returns how many."""
+        await self._store.quarantine.prune()
         if self._days <= 0:
             return 0
         cutoff = (time.time() if now is None else now) - self._days * 86400
         removed = 0
-        while ids := self._index.older_than(cutoff, SWEEP_BATCH):
+        while ids := await self._store.index.older_than(cutoff, SWEEP_BATCH):
             gone = await self._source.expunge(ids)
-            self._store.forget_messages(self._index.remove(gone))
+            await self._store.marks.forget(await self._store.index.remove(gone))
             removed += len(gone)
             if len(gone) < len(ids):
                 break  # ids the mailbox cannot act on now (it is being renumbered): next sweep
-        self._index.forget_cursors(cutoff)
+        await self._store.index.forget_cursors(cutoff)
         if removed:
             log.info("retention removed %d copies older than %d days", removed, self._days)
         return removed

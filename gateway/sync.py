@@ -9,21 +9,18 @@ every indexed id: the index is emptied and rebuilt. Marks survive that, being ke
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Final
 
-import msgspec
-
-from gateway.index import IndexRecord, MessageIndex
 from gateway.mail.extract import extract
-from gateway.mail.models import ParsedMessage
+from gateway.mail.keys import message_key_of
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
 from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
+from gateway.store import CopyRecord, MessageIndex
 
-__all__ = ["Sync", "build_record", "message_key"]
+__all__ = ["Sync", "build_record"]
 
 log = logging.getLogger(__name__)
 
@@ -32,38 +29,22 @@ INLINE_BYTES: Final = 256 * 1024  # parse on the event loop below this; above, i
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
 
 
-def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> IndexRecord:
+def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
     """The index row for one mailbox copy: parse, match recipients, extract, key its copies. Pure."""
     parsed = parse_message(stored.raw, max_bytes=max_bytes)
     codes, links = extract(parsed)
-    grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
-    dedupe = _message_key(parsed, stored.raw)
-    return IndexRecord(
-        id=stored.id,
+    return CopyRecord(
+        copy_id=stored.id,
         received_ts=stored.received_ts,
         size=stored.size,
         from_header=parsed.from_header,
         to=parsed.to,
         subject=parsed.subject,
-        dedupe_key=dedupe,
-        grants=grants,
-        codes_json=msgspec.json.encode(codes).decode(),
-        links_json=msgspec.json.encode(links).decode(),
+        message_key=message_key_of(parsed, stored.raw),
+        grants=granted_addresses(raw_headers(stored.raw), catchall=catchall),
+        codes=tuple(codes),
+        links=tuple(links),
     )
-
-
-def message_key(raw: bytes, *, max_bytes: int) -> str:
-    """The key marks hang on: the same for every copy of one message, whatever its id. Pure."""
-    return _message_key(parse_message(raw, max_bytes=max_bytes), raw)
-
-
-def _message_key(parsed: ParsedMessage, raw: bytes) -> str:
-    if parsed.message_id:
-        # Copies of one message (one per envelope recipient) differ only in the headers the
-        # delivery stamped on top: same Message-ID and same body means the same message.
-        return hashlib.sha256(f"{parsed.message_id}\0{parsed.body_sha256}".encode()).hexdigest()
-    # No Message-ID (the intake and Postfix add one, so rare): this copy's own bytes name it.
-    return "raw:" + hashlib.sha256(raw).hexdigest()
 
 
 class Sync:
@@ -75,9 +56,9 @@ class Sync:
         self._catchall = catchall
         self._max_bytes = max_bytes
         self._changed = asyncio.Condition()
-        self._listeners: list[Callable[[Sequence[IndexRecord]], None]] = []
+        self._listeners: list[Callable[[Sequence[CopyRecord]], None]] = []
 
-    def on_indexed(self, listener: Callable[[Sequence[IndexRecord]], None]) -> None:
+    def on_indexed(self, listener: Callable[[Sequence[CopyRecord]], None]) -> None:
         """Call `listener` with each batch right after it is indexed (the hub hooks in here)."""
         self._listeners.append(listener)
 
@@ -85,15 +66,15 @@ class Sync:
         """Index every copy the mailbox has and the index lacks; forget vanished ones."""
         present = await self._source.snapshot()
         generation = self._source.generation
-        if self._index.get_meta(GENERATION_KEY) != generation:
-            if self._index.count():
+        if await self._index.get_meta(GENERATION_KEY) != generation:
+            if await self._index.count():
                 log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
-            self._index.clear()
-            self._index.set_meta(GENERATION_KEY, generation)
-        known = self._index.known_ids()
+            await self._index.clear()
+            await self._index.set_meta(GENERATION_KEY, generation)
+        known = await self._index.known_ids()
         gone = known.difference(present)
         if gone:
-            self._index.remove(gone)
+            await self._index.remove(gone)
         missing = [i for i in present if i not in known]
         await self.ingest(missing)
         if missing or gone:
@@ -152,23 +133,24 @@ class Sync:
                         if not self._source.reachable:
                             raise  # the mailbox went away: the reconcile after it returns
                         log.exception("mailbox copy %s cannot be indexed; skipped", one)
-            self._index.add(records)
+            await self._index.add(records)
             for listener in self._listeners:
                 listener(records)
             async with self._changed:
                 self._changed.notify_all()
 
-    async def _read(self, ids: Sequence[str]) -> list[IndexRecord]:
+    async def _read(self, ids: Sequence[str]) -> list[CopyRecord]:
         stored = await self._source.fetch(ids, max_bytes=self._max_bytes)
         if sum(len(m.raw) for m in stored) > INLINE_BYTES:
             # A big message costs a parse of ~0.4 s per 25 MB: never on the event loop.
             return await asyncio.to_thread(self._build_all, stored)
         return self._build_all(stored)
 
-    def _build_all(self, stored: Sequence[StoredMessage]) -> list[IndexRecord]:
+    def _build_all(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
         return [build_record(m, catchall=self._catchall, max_bytes=self._max_bytes) for m in stored]
 
-    async def wait_until(self, predicate: Callable[[], bool], timeout: float) -> None:
-        """Return once `predicate()` holds after some indexing; TimeoutError after `timeout`."""
+    async def wait_until(self, predicate: Callable[[], Awaitable[bool]], timeout: float) -> None:
+        """Return once `await predicate()` holds after some indexing; TimeoutError after `timeout`."""
         async with asyncio.timeout(timeout), self._changed:
-            await self._changed.wait_for(predicate)
+            while not await predicate():
+                await self._changed.wait()

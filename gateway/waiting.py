@@ -2,21 +2,27 @@
 
 Subscribe first, then look: a message indexed between the look and the wait still rings the
 subscription, so none is missed. The claim makes concurrent waits of one identity get
-distinct messages; `settle` ends it once the caller knows whether the answer went out, and
-rings the other waits when the message goes back to them.
+distinct messages; it ends once the caller knows whether the answer went out, and the other
+waits are rung when the message goes back to them.
+
+`handover` is the whole of one HTTP wait: the race with the client hanging up, the token
+re-checked before answering, and a `Handover` whose `settle` runs after the response went out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
 
-from gateway.errors import NotFound, WaitTimeout
+from gateway.errors import ClientGone, NotFound, Unauthorized, WaitTimeout
 from gateway.hub import Hub
-from gateway.identities import Identity
 from gateway.inbox import FullMessage, Inbox, WaitQuery
-from gateway.index import Summary
+from gateway.store import Identity, Summary
 
-__all__ = ["MAX_WAIT_SECONDS", "settle", "wait_for_message"]
+__all__ = ["MAX_WAIT_SECONDS", "Handover", "handover", "settle", "wait_for_message"]
 
 MAX_WAIT_SECONDS = 600.0
 
@@ -29,25 +35,100 @@ async def wait_for_message(
     deadline = loop.time() + min(timeout, MAX_WAIT_SECONDS)
     with hub.subscribe(identity.address) as subscription:
         while True:
-            found = inbox.claim(identity, query)
+            found = await inbox.claim(identity, query)
             if found is not None:
                 try:
                     return await inbox.read_claimed(identity, found)
                 except NotFound:
                     # Its copy left the mailbox before the index learnt of it: forget it and
                     # keep waiting, rather than answer 404 to every wait from now on.
-                    inbox.forget_vanished(identity, found)
+                    await inbox.forget_vanished(identity, found)
                     continue
                 except BaseException:
-                    settle(inbox, hub, identity, found, delivered=False, mark_seen=False)
+                    await _shielded(settle(inbox, hub, identity, found, delivered=False, mark_seen=False))
                     raise
             remaining = deadline - loop.time()
             if remaining <= 0 or not await subscription.wait(remaining):
                 raise WaitTimeout(f"no matching message arrived within {timeout:g} s")
 
 
-def settle(inbox: Inbox, hub: Hub, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
+async def settle(
+    inbox: Inbox, hub: Hub, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool
+) -> None:
     """End a claim; when the message stays unseen, ring the identity's other waits for it."""
-    inbox.settle(identity, summary, delivered=delivered, mark_seen=mark_seen)
+    await inbox.settle(identity, summary, delivered=delivered, mark_seen=mark_seen)
     if not (delivered and mark_seen):
         hub.publish([identity.address])
+
+
+@dataclass(slots=True)
+class Handover:
+    """A claimed message on its way to the client; `settle` once the response is out."""
+
+    message: FullMessage
+    _inbox: Inbox
+    _hub: Hub
+    _identity: Identity
+    _gone: asyncio.Task[None]
+    _mark_seen: bool
+
+    async def settle(self) -> None:
+        """Runs right after the answer was handed to the server: seen if the client was still there.
+
+        Checked before yielding once: the server also reports a disconnect as soon as a
+        response is complete, so only a disconnect seen *before* that counts as "never received".
+        """
+        delivered = not self._gone.done()
+        self._gone.cancel()
+        await settle(
+            self._inbox, self._hub, self._identity, self.message.summary, delivered=delivered, mark_seen=self._mark_seen
+        )
+
+
+async def handover(
+    inbox: Inbox,
+    hub: Hub,
+    identity: Identity,
+    query: WaitQuery,
+    timeout: float,
+    *,
+    disconnected: Callable[[], Coroutine[Any, Any, None]],
+    authorized: Callable[[], Awaitable[bool]],
+    mark_seen: bool,
+) -> Handover:
+    """Wait for a message for one HTTP request: ClientGone if the client leaves, Unauthorized if
+    its token stops standing for `identity` meanwhile; what the wait held is released either way.
+    """
+    gone = asyncio.create_task(disconnected())
+    waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
+    try:
+        await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiting.done():  # the client left: the wait releases what it held
+            waiting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiting
+            raise ClientGone("the client went away while waiting")
+        full = waiting.result()  # WaitTimeout and the like go to the error mapping
+        if not await authorized():
+            await settle(inbox, hub, identity, full.summary, delivered=False, mark_seen=False)
+            raise Unauthorized("the token was revoked or rotated while waiting")
+        await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
+        if gone.done():
+            await settle(inbox, hub, identity, full.summary, delivered=False, mark_seen=False)
+            raise ClientGone("the client went away while the answer was being read")
+    except BaseException:
+        gone.cancel()
+        if not waiting.done():  # this handler itself was cancelled
+            waiting.cancel()
+        raise
+    return Handover(full, inbox, hub, identity, gone, mark_seen)
+
+
+async def _shielded(work: Coroutine[Any, Any, None]) -> None:
+    """Finish `work` even when the caller is being cancelled (a claim must not outlive its wait)."""
+    task = asyncio.ensure_future(work)
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise

@@ -163,7 +163,11 @@ class RunningGateway:
         if self.stack is not None:
             await asyncio.to_thread(self.stack.wait_queue_empty)  # Postfix handed everything to Dovecot
         present = set(await self.mailbox_ids())
-        await self.gw.sync.wait_until(lambda: present <= self.gw.index.known_ids(), timeout=10)
+
+        async def indexed() -> bool:
+            return present <= await self.gw.store.index.known_ids()
+
+        await self.gw.sync.wait_until(indexed, timeout=10)
 
     async def mailbox_ids(self) -> list[str]:
         """Every copy the mailbox holds, oldest first, read beside the gateway (not through it)."""

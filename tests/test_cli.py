@@ -7,6 +7,7 @@ Results are checked through the durable store itself: a printed token must authe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -18,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from gateway.cli import main
+from gateway.config import load_settings
 from gateway.errors import Unauthorized
-from gateway.identities import IdentityStore
+from gateway.store.open import open_store
 from tests.conftest import DOMAIN
 
 
@@ -50,14 +52,19 @@ class Cli:
 
     def who(self, token: str) -> tuple[str, str | None] | None:
         """(kind, address) the store authenticates `token` as, or None."""
-        store = IdentityStore.open(self.data_dir / "identities.db", domain=DOMAIN)
-        try:
-            principal = store.authenticate(token)
-        except Unauthorized:
-            return None
-        finally:
-            store.close()
-        return principal.kind, principal.identity.address if principal.identity else None
+
+        async def ask() -> tuple[str, str | None] | None:
+            settings = load_settings({}, env_file=None, overrides={"data_dir": self.data_dir, "domain": DOMAIN})
+            store = open_store(settings)
+            try:
+                principal = await store.tokens.authenticate(token)
+            except Unauthorized:
+                return None
+            finally:
+                await store.engine.close()
+            return principal.kind, principal.identity.address if principal.identity else None
+
+        return asyncio.run(ask())
 
 
 @pytest.fixture

@@ -20,15 +20,19 @@ def downgrade_to_version_1(settings: Settings) -> None:
     store = sqlite3.connect(settings.data_dir / "identities.db")
     index = sqlite3.connect(settings.data_dir / "index.db")
     rows = store.execute(
-        "SELECT m.identity_id, i.local_part, m.message_id, m.seen, m.deleted FROM marks m"
+        "SELECT m.identity_id, i.local_part, m.message_key, m.seen, m.deleted FROM marks m"
         " JOIN identities i ON i.id = m.identity_id"
     ).fetchall()
     store.execute("DELETE FROM marks")
     for identity_id, local, key, seen, deleted in rows:
         (copy_id,) = index.execute(
-            "SELECT message_id FROM grants WHERE address = ? AND dedupe_key = ?", (f"{local}@{DOMAIN}", key)
+            "SELECT copy_id FROM grants WHERE address = ? AND message_key = ?", (f"{local}@{DOMAIN}", key)
         ).fetchone()
         store.execute("INSERT INTO marks VALUES (?, ?, ?, ?)", (identity_id, copy_id, seen, deleted))
+    # What versions 2 to 4 added.
+    store.execute("ALTER TABLE marks RENAME COLUMN message_key TO message_id")
+    for table in ("claims", "rate_events", "ui_sessions"):
+        store.execute(f"DROP TABLE {table}")
     for column in ("reused", "fence_generation", "fence_id"):
         store.execute(f"ALTER TABLE identities DROP COLUMN {column}")
     store.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")

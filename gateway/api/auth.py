@@ -2,7 +2,8 @@
 
 Every route is authenticated unless excluded (health, schema): a route that forgets a check
 still needs a valid token. A token on another identity's path is refused with 403 before any
-lookup, so it learns nothing about that identity or its messages.
+lookup, so it learns nothing about that identity or its messages. `mail_identity` is the one
+rule for "whose mail may this request read", used by the API and the /ui pages alike.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 from litestar.params import FromPath
 
 from gateway.errors import Forbidden, InvalidInput, NotFound, Unauthorized
-from gateway.identities import MAX_TOKEN_CHARS, Identity, IdentityStore, Principal
 from gateway.mail.recipients import normalize_address
+from gateway.store import Identity, Principal, Store
+from gateway.store.models import MAX_TOKEN_CHARS
 
 __all__ = [
     "PUBLIC_PATHS",
@@ -28,6 +30,7 @@ __all__ = [
     "mail_identity",
     "managed_identity",
     "still_authorized",
+    "store_of",
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
@@ -37,10 +40,16 @@ class TokenAuth(AbstractAuthenticationMiddleware):
     """Bearer token from the Authorization header only (never a query string or cookie)."""
 
     async def authenticate_request(self, connection: ASGIConnection[Any, Any, Any, Any]) -> AuthenticationResult:
-        return AuthenticationResult(user=_authenticate(connection), auth=None)
+        return AuthenticationResult(user=await _authenticate(connection), auth=None)
 
 
-def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+def store_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Store:
+    """The running gateway's store (the middleware has no dependency injection; this is its one path)."""
+    store: Store = connection.app.state.gateway.store
+    return store
+
+
+async def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
     header = connection.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     token = token.strip()
@@ -48,24 +57,22 @@ def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
         raise Unauthorized("send 'Authorization: Bearer <token>'")
     if len(token) > MAX_TOKEN_CHARS:
         raise Unauthorized("unknown or revoked token")
-    store: IdentityStore = connection.app.state.store
-    return store.authenticate(token)
+    return await store_of(connection).tokens.authenticate(token)
 
 
-def still_authorized(connection: ASGIConnection[Any, Any, Any, Any], identity: Identity) -> bool:
+async def still_authorized(connection: ASGIConnection[Any, Any, Any, Any], identity: Identity) -> bool:
     """Whether a long request (wait, event stream) may still see `identity`'s mail.
 
     False once its token was rotated or revoked, or the identity deleted, expired or
     re-created since the request began: none of those may keep a door open.
     """
     try:
-        principal = _authenticate(connection)
+        principal = await _authenticate(connection)
     except Unauthorized:
         return False
     if principal.token_id != _principal(connection).token_id:
         return False
-    store: IdentityStore = connection.app.state.store
-    current = store.find_identity(identity.address)
+    current = await store_of(connection).identities.find(identity.address)
     return current is not None and current.id == identity.id and not current.expired(time.time())
 
 
@@ -104,7 +111,7 @@ def _own_identity(principal: Principal, wanted: str) -> Identity | None:
     return principal.identity
 
 
-def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+async def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
     """The identity whose mail this request touches: the admin's pick, or the caller itself."""
     principal = _principal(request)
     wanted = _path_address(address)
@@ -112,18 +119,16 @@ def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Id
         return own
     if principal.kind != "admin":
         raise Forbidden("provisioner tokens never read mail")
-    store: IdentityStore = request.app.state.store
-    return store.get_identity(wanted)
+    return await store_of(request).identities.get(wanted)
 
 
-def managed_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+async def managed_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
     """The identity this request manages (delete, rotate): admin, itself, or its provisioner."""
     principal = _principal(request)
     wanted = _path_address(address)
     if (own := _own_identity(principal, wanted)) is not None:
         return own
-    store: IdentityStore = request.app.state.store
-    identity = store.find_identity(wanted)
+    identity = await store_of(request).identities.find(wanted)
     if principal.kind == "provisioner" and (identity is None or identity.created_by != principal.token_id):
         # Same answer whether or not it exists: a provisioner learns only about its own.
         raise Forbidden("this provisioner token did not create that identity")

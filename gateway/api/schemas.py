@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from gateway.identities import ApiToken, Identity
-from gateway.inbox import FullMessage, Page, View
+from gateway.inbox import FullMessage, Page
+from gateway.store import ApiToken, Identity, Summary
 
 __all__ = [
     "AttachmentOut",
@@ -148,8 +148,7 @@ class SummaryOut(msgspec.Struct, rename={"from_": "from"}):
     links: list[LinkOut]
 
     @classmethod
-    def of(cls, view: View) -> SummaryOut:
-        s = view.summary
+    def of(cls, s: Summary) -> SummaryOut:
         return cls(
             id=s.id,
             from_=s.from_header,
@@ -157,9 +156,9 @@ class SummaryOut(msgspec.Struct, rename={"from_": "from"}):
             subject=s.subject,
             received_at=datetime.fromtimestamp(s.received_ts, UTC),
             size=s.size,
-            seen=view.seen,
-            codes=msgspec.json.decode(s.codes_json, type=list[CodeOut]),
-            links=msgspec.json.decode(s.links_json, type=list[LinkOut]),
+            seen=s.seen,
+            codes=[CodeOut(c.value, c.context, c.source) for c in s.codes],
+            links=[LinkOut(link.url, link.context, link.source) for link in s.links],
         )
 
 
@@ -183,7 +182,7 @@ class MessageOut(SummaryOut, rename={"from_": "from"}):
 
     @classmethod
     def full(cls, message: FullMessage) -> MessageOut:
-        base = SummaryOut.of(message.view)
+        base = SummaryOut.of(message.summary)
         p = message.parsed
         return cls(
             **{f: getattr(base, f) for f in base.__struct_fields__},
@@ -200,7 +199,7 @@ class MessagePageOut(msgspec.Struct):
 
     @classmethod
     def of(cls, page: Page) -> MessagePageOut:
-        return cls([SummaryOut.of(v) for v in page.views], page.next_before_id)
+        return cls([SummaryOut.of(s) for s in page.summaries], page.next_before_id)
 
 
 class MessagePageAfterOut(msgspec.Struct):
@@ -209,4 +208,4 @@ class MessagePageAfterOut(msgspec.Struct):
 
     @classmethod
     def of(cls, page: Page) -> MessagePageAfterOut:
-        return cls([SummaryOut.of(v) for v in page.views], page.next_after_id)
+        return cls([SummaryOut.of(s) for s in page.summaries], page.next_after_id)

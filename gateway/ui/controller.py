@@ -30,10 +30,10 @@ from litestar.response import Redirect
 
 from gateway.api.auth import mail_identity
 from gateway.errors import Forbidden, InvalidInput
-from gateway.identities import Identity, IdentityStore
 from gateway.inbox import FullMessage, Inbox, ListQuery
 from gateway.mail.render import visible_text
 from gateway.mail.sanitize import sanitize_html
+from gateway.store import Identity, Store
 from gateway.ui import pages, sessions
 from gateway.ui.pages import MessageContent, MessageViewName, Nav
 from gateway.ui.sessions import LOGIN_COOKIE, SESSION_COOKIE, LoginRefused, LoginRequired, LoginThrottle, UiSession
@@ -109,10 +109,10 @@ def refuse_token_in_url(request: Request[Any, Any, Any]) -> None:
         )
 
 
-def require_session(request: Request[Any, Any, Any], store: NamedDependency[IdentityStore]) -> UiSession:
+async def require_session(request: Request[Any, Any, Any], store: NamedDependency[Store]) -> UiSession:
     """The request's live session, or LoginRequired (answered with the login page)."""
     cookie = request.cookies.get(SESSION_COOKIE)
-    session = sessions.current_session(store, cookie)
+    session = await sessions.current_session(store, cookie)
     if session is None:
         raise LoginRequired(ended=cookie is not None)
     # What the API's access rules read (set by its token middleware there): one rule for both.
@@ -137,7 +137,7 @@ class UiController(Controller):
     path = "/"
     include_in_schema = False
 
-    @get("/", operation_id="uiHome", dependencies={"session": Provide(require_session, sync_to_thread=False)})
+    @get("/", operation_id="uiHome", dependencies={"session": Provide(require_session)})
     async def home(self, session: NamedDependency[UiSession]) -> Redirect:
         """Where a logged-in person starts: the admin's identity list, or the identity's own mail."""
         return Redirect(_nav(session).home, status_code=303)
@@ -153,7 +153,7 @@ class UiController(Controller):
     async def login(
         self,
         request: Request[Any, Any, Any],
-        store: NamedDependency[IdentityStore],
+        store: NamedDependency[Store],
         throttle: NamedDependency[LoginThrottle],
         data: URLEncodedBody[LoginForm],
     ) -> Response[Any]:
@@ -164,19 +164,19 @@ class UiController(Controller):
         if not sessions.valid_nonce(nonce) or not sessions.csrf_matches(nonce or "", data.csrf):
             return _login_form(request, 403, error="The login form had expired. Please try again.")
         client = _client(request)
-        wait = throttle.retry_after(client)
+        wait = await throttle.retry_after(client)
         if wait is not None:
             response = _login_form(request, 429, error=f"Too many failed logins. Try again in {wait} seconds.")
             response.headers["Retry-After"] = str(wait)
             return response
         try:
-            session_id, session = sessions.login(store, data.token)
+            session_id, session = await sessions.login(store, data.token)
         except LoginRefused as refused:
-            throttle.failed(client)
+            await throttle.failed(client)
             return _login_form(request, 401, error=refused.reason)
-        old = sessions.current_session(store, request.cookies.get(SESSION_COOKIE))
+        old = await sessions.current_session(store, request.cookies.get(SESSION_COOKIE))
         if old is not None:  # one browser, one session: the one it replaces ends now
-            sessions.logout(store, old)
+            await sessions.logout(store, old)
         secure = _secure(request)
         return Redirect(
             _nav(session).home,
@@ -189,13 +189,13 @@ class UiController(Controller):
 
     @post("/logout", operation_id="uiLogout")
     async def logout(
-        self, request: Request[Any, Any, Any], store: NamedDependency[IdentityStore], data: URLEncodedBody[CsrfForm]
+        self, request: Request[Any, Any, Any], store: NamedDependency[Store], data: URLEncodedBody[CsrfForm]
     ) -> Redirect:
         """End the session server-side and clear its cookie."""
-        session = sessions.current_session(store, request.cookies.get(SESSION_COOKIE))
+        session = await sessions.current_session(store, request.cookies.get(SESSION_COOKIE))
         if session is not None:
             _check_post(request, session.csrf, data.csrf)
-            sessions.logout(store, session)
+            await sessions.logout(store, session)
         # Already over: nothing left to protect, only the cookie to clear.
         return Redirect(
             "/ui/login", status_code=303, cookies=[sessions.clear_cookie(SESSION_COOKIE, secure=_secure(request))]
@@ -204,17 +204,17 @@ class UiController(Controller):
     @get(
         "/identities",
         operation_id="uiIdentities",
-        dependencies={"session": Provide(require_session, sync_to_thread=False)},
+        dependencies={"session": Provide(require_session)},
     )
     async def identities(
         self,
         session: NamedDependency[UiSession],
-        store: NamedDependency[IdentityStore],
+        store: NamedDependency[Store],
         after: Annotated[str | None, QueryParameter(max_length=MAX_CURSOR_CHARS)] = None,
     ) -> Response[str]:
         """The admin's list of identities, by address."""
         _admin(session)
-        rows = store.list_identities(after=after, limit=IDENTITY_PAGE_SIZE + 1)
+        rows = await store.identities.list(after=after, limit=IDENTITY_PAGE_SIZE + 1)
         more = len(rows) > IDENTITY_PAGE_SIZE
         rows = rows[:IDENTITY_PAGE_SIZE]
         next_after = rows[-1].address if more else None
@@ -223,7 +223,7 @@ class UiController(Controller):
     @post(
         "/identities",
         operation_id="uiOpenIdentity",
-        dependencies={"session": Provide(require_session, sync_to_thread=False)},
+        dependencies={"session": Provide(require_session)},
     )
     async def open_identity(
         self,
@@ -234,13 +234,13 @@ class UiController(Controller):
         """The admin's pick by address: to that identity's mail."""
         _check_post(request, session.csrf, data.csrf)
         _admin(session)
-        identity = mail_identity(request, data.address.strip())
+        identity = await mail_identity(request, data.address.strip())
         return Redirect(pages.messages_url(identity.address), status_code=303)
 
     @get(
         "/identities/{address:str}",
         operation_id="uiMessages",
-        dependencies={"session": Provide(require_session, sync_to_thread=False)},
+        dependencies={"session": Provide(require_session)},
     )
     async def messages(
         self,
@@ -251,18 +251,18 @@ class UiController(Controller):
         before: Annotated[str | None, QueryParameter(max_length=MAX_CURSOR_CHARS)] = None,
     ) -> Response[str]:
         """An identity's messages, newest first."""
-        identity = mail_identity(request, address)
-        page = inbox.listing(identity, ListQuery(PAGE_SIZE, before_id=before or None))
+        identity = await mail_identity(request, address)
+        page = await inbox.listing(identity, ListQuery(PAGE_SIZE, before_id=before or None))
         return _page(
             pages.messages_page(
-                _nav(session), identity.address, page.views, next_before=page.next_before_id, paged=bool(before)
+                _nav(session), identity.address, page.summaries, next_before=page.next_before_id, paged=bool(before)
             )
         )
 
     @get(
         "/identities/{address:str}/messages/{message_id:str}",
         operation_id="uiMessage",
-        dependencies={"session": Provide(require_session, sync_to_thread=False)},
+        dependencies={"session": Provide(require_session)},
     )
     async def message(
         self,
@@ -274,7 +274,7 @@ class UiController(Controller):
         view: FromQuery[MessageViewName] = "text",
     ) -> Response[str]:
         """One message in one view; never marks it seen."""
-        identity = mail_identity(request, address)
+        identity = await mail_identity(request, address)
         message = await inbox.read(identity, message_id, mark_seen=False)
         content = await _content(inbox, identity, message, view)
         return _page(pages.message_page(_nav(session), identity.address, message, content))
@@ -295,7 +295,7 @@ async def _content(inbox: Inbox, identity: Identity, message: FullMessage, view:
     """What `view` needs beyond the parsed message: the sanitized HTML, the source, a text fallback."""
     parsed = message.parsed
     if view == "raw":
-        raw = await inbox.raw(identity, message.view.summary.id, summary=message.view.summary)
+        raw = await inbox.raw(identity, message.summary.id, summary=message.summary)
         return MessageContent(view, raw=raw)
     sanitized = None
     if view == "html" and parsed.html is not None:
@@ -308,13 +308,16 @@ async def _content(inbox: Inbox, identity: Identity, message: FullMessage, view:
     return MessageContent(view, sanitized=sanitized, fallback_text=fallback)
 
 
+def _throttle(store: NamedDependency[Store]) -> LoginThrottle:
+    return LoginThrottle(store.limits)
+
+
 def ui_router() -> Router:
-    """The /ui pages, with their own login throttle; outside the API's bearer-token middleware."""
-    throttle = LoginThrottle()
+    """The /ui pages, with their login throttle (counted in the store); outside the API's bearer-token middleware."""
     return Router(
         path="/ui",
         route_handlers=[UiController],
-        dependencies={"throttle": Provide(lambda: throttle, sync_to_thread=False)},
+        dependencies={"throttle": Provide(_throttle, sync_to_thread=False)},
         before_request=refuse_token_in_url,
         # Pages authenticate with their session cookie (require_session), never a bearer
         # token; TokenAuth skips routes with this opt (Litestar's exclude_from_auth_key).

@@ -15,12 +15,10 @@ from datetime import UTC, datetime
 from typing import Final, Literal
 from urllib.parse import quote, urlencode
 
-import msgspec
-
-from gateway.identities import Identity
-from gateway.inbox import FullMessage, View
+from gateway.inbox import FullMessage
 from gateway.mail.models import Code, Link
 from gateway.mail.sanitize import Sanitized
+from gateway.store import Identity, Summary
 from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
 
 __all__ = [
@@ -199,14 +197,6 @@ def identities_page(nav: Nav, identities: Sequence[Identity], *, next_after: str
     return _document("Identities", body, nav)
 
 
-def _codes(summary_codes_json: str) -> list[Code]:
-    return msgspec.json.decode(summary_codes_json, type=list[Code])
-
-
-def _links(summary_links_json: str) -> list[Link]:
-    return msgspec.json.decode(summary_links_json, type=list[Link])
-
-
 def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool) -> str:
     """Codes and links as text to copy: `<code>`, never a link (the mail chose those URLs)."""
     rows = []
@@ -219,12 +209,13 @@ def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool) -> s
     return f'<ul class="values">{"".join(rows)}</ul>' if rows else ""
 
 
-def messages_page(nav: Nav, address: str, views: Sequence[View], *, next_before: str | None, paged: bool) -> str:
+def messages_page(
+    nav: Nav, address: str, summaries: Sequence[Summary], *, next_before: str | None, paged: bool
+) -> str:
     """An identity's messages, newest first: from, subject, received, codes and links as text."""
     items = []
-    for view in views:
-        s = view.summary
-        values = _values(_codes(s.codes_json)[:LIST_CODES], _links(s.links_json)[:LIST_CODES], context=False)
+    for s in summaries:
+        values = _values(s.codes[:LIST_CODES], s.links[:LIST_CODES], context=False)
         items.append(
             "<li>"
             f'<div class="line"><a class="subject" href="{_e(message_url(address, s.id))}">'
@@ -259,13 +250,13 @@ class MessageContent:
 
 def message_page(nav: Nav, address: str, message: FullMessage, content: MessageContent) -> str:
     """One message: its summary, codes and links, one view (text by default), attachments."""
-    s, p = message.view.summary, message.parsed
+    s, p = message.summary, message.parsed
     meta = [("From", p.from_header or s.from_header), ("To", ", ".join(p.to)), ("Cc", ", ".join(p.cc))]
     rows = "".join(f"<dt>{name}</dt><dd>{_e(value)}</dd>" for name, value in meta if value)
     if p.date is not None:
         rows += f"<dt>Date</dt><dd>{_e(p.date.isoformat())}</dd>"
     rows += f"<dt>Received</dt><dd>{_time(s.received_ts)}</dd><dt>Size</dt><dd>{_size(s.size)}</dd>"
-    values = _values(_codes(s.codes_json), _links(s.links_json), context=True)
+    values = _values(s.codes, s.links, context=True)
     found = f"<h2>Codes and links</h2>{values}" if values else ""
     current = ' aria-current="page"'
     tabs = "".join(

@@ -22,9 +22,7 @@ import hmac
 import ipaddress
 import re
 import secrets
-import time
-from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
@@ -32,7 +30,8 @@ from urllib.parse import urlsplit
 from litestar.datastructures import Cookie
 
 from gateway.errors import Unauthorized
-from gateway.identities import MAX_TOKEN_CHARS, IdentityStore, Principal
+from gateway.store import Principal, RateLimits, Store
+from gateway.store.models import MAX_TOKEN_CHARS
 
 __all__ = [
     "COOKIE_PATH",
@@ -77,8 +76,6 @@ used. Logins that succeed are not throttled, so without it one token could fill 
 MAX_FAILED_LOGINS: Final = 10
 """Failed logins one client may make per FAILED_LOGIN_WINDOW before it must wait (429)."""
 FAILED_LOGIN_WINDOW: Final = 300.0
-MAX_TRACKED_CLIENTS: Final = 10_000
-"""Clients whose failures are remembered; the oldest is forgotten first (bounded memory)."""
 
 _ID_RE: Final = re.compile(r"[A-Za-z0-9_-]{43}")  # what token_urlsafe(32) gives (fullmatch: `$` would pass a "\n")
 _CSRF_CONTEXT: Final = b"agentmail-gateway /ui csrf v1"
@@ -135,7 +132,7 @@ def csrf_matches(expected: str, given: str) -> bool:
     return bool(given) and hmac.compare_digest(expected.encode(), given.encode("utf-8", "surrogatepass"))
 
 
-def login(store: IdentityStore, token: str) -> tuple[str, UiSession]:
+async def login(store: Store, token: str) -> tuple[str, UiSession]:
     """Open a session for `token`: (the new session id for the cookie, the session).
 
     LoginRefused when the token is unknown, revoked, expired or cannot read mail (provisioner).
@@ -144,30 +141,30 @@ def login(store: IdentityStore, token: str) -> tuple[str, UiSession]:
     if not token or len(token) > MAX_TOKEN_CHARS:
         raise LoginRefused("That token is not valid. Paste the whole token, without spaces.")
     try:
-        principal = store.authenticate(token)
+        principal = await store.tokens.authenticate(token)
     except Unauthorized:  # one answer for every bad token: it tells nothing about any of them
         raise LoginRefused("That token is not valid: unknown, revoked or expired.") from None
     if principal.kind == "provisioner":
         raise LoginRefused("Provisioner tokens never read mail; use an identity token or the admin token.")
-    store.prune_ui_sessions(max_age=SESSION_MAX_AGE, idle=SESSION_IDLE)  # no dead rows pile up
+    await store.sessions.prune(max_age=SESSION_MAX_AGE, idle=SESSION_IDLE)  # no dead rows pile up
     session_id = secrets.token_urlsafe(32)
     digest = session_hash(session_id)
-    store.add_ui_session(digest, token, keep=MAX_SESSIONS_PER_TOKEN)
+    await store.sessions.add(digest, token, keep=MAX_SESSIONS_PER_TOKEN)
     return session_id, UiSession(principal, _csrf_of(session_id), digest)
 
 
-def current_session(store: IdentityStore, session_id: str | None) -> UiSession | None:
+async def current_session(store: Store, session_id: str | None) -> UiSession | None:
     """The live session of a cookie value, or None (no cookie, malformed, over, or revoked)."""
     if session_id is None or not valid_nonce(session_id):
         return None
     digest = session_hash(session_id)
-    principal = store.ui_session(digest, max_age=SESSION_MAX_AGE, idle=SESSION_IDLE)
+    principal = await store.sessions.get(digest, max_age=SESSION_MAX_AGE, idle=SESSION_IDLE)
     return None if principal is None else UiSession(principal, _csrf_of(session_id), digest)
 
 
-def logout(store: IdentityStore, session: UiSession) -> None:
+async def logout(store: Store, session: UiSession) -> None:
     """End the session server-side (the cookie is cleared by the response)."""
-    store.delete_ui_session(session.hash)
+    await store.sessions.delete(session.hash)
 
 
 def session_cookie(session_id: str, *, secure: bool) -> Cookie:
@@ -246,38 +243,22 @@ class LoginThrottle:
     configured admin token (16 characters at least) out of reach too, and failed logins out
     of the log. A successful login does not clear the count: anyone holding one valid token
     (their own identity's) could otherwise reset it between guesses. Clients are keyed by
-    `client_key`. Behind a proxy all clients share its address unless uvicorn is told to
-    trust its X-Forwarded-For (it trusts 127.0.0.1 by default).
+    `client_key`. The counts are rows in the store (they expire with the window), so every
+    gateway on one store counts together. Behind a proxy all clients share its address
+    unless uvicorn is told to trust its X-Forwarded-For (it trusts 127.0.0.1 by default).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._failures: dict[str, deque[float]] = {}
+    def __init__(self, limits: RateLimits) -> None:
+        self._limits = limits
 
-    def retry_after(self, client: str) -> int | None:
+    async def retry_after(self, client: str) -> int | None:
         """Seconds `client` must wait before trying again, or None when it may try now."""
-        failures = self._recent(client)
-        if failures is None or len(failures) < MAX_FAILED_LOGINS:
-            return None
-        return max(1, int(failures[0] + FAILED_LOGIN_WINDOW - self._clock()) + 1)
+        return await self._limits.retry_after(_key(client), limit=MAX_FAILED_LOGINS, window=FAILED_LOGIN_WINDOW)
 
-    def failed(self, client: str) -> None:
+    async def failed(self, client: str) -> None:
         """Count one failed login of `client`."""
-        failures = self._recent(client)
-        if failures is None:
-            if len(self._failures) >= MAX_TRACKED_CLIENTS:
-                del self._failures[next(iter(self._failures))]
-            failures = self._failures[client] = deque(maxlen=MAX_FAILED_LOGINS)
-        failures.append(self._clock())
+        await self._limits.record(_key(client), window=FAILED_LOGIN_WINDOW)
 
-    def _recent(self, client: str) -> deque[float] | None:
-        failures = self._failures.get(client)
-        if failures is None:
-            return None
-        horizon = self._clock() - FAILED_LOGIN_WINDOW
-        while failures and failures[0] <= horizon:
-            failures.popleft()
-        if not failures:
-            del self._failures[client]
-            return None
-        return failures
+
+def _key(client: str) -> str:
+    return f"ui-login:{client}"

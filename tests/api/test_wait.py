@@ -279,16 +279,16 @@ async def test_event_stream_and_replay_after_reconnect(gateway: RunningGateway) 
 async def test_a_claim_that_was_not_delivered_goes_to_the_next_wait(gateway: RunningGateway) -> None:
     address, _ = await gateway.create_identity("claims")
     await gateway.send(code_mail(address, "616161"), [address])
-    inbox, identity = gateway.gw.inbox, gateway.gw.store.get_identity(address)
-    claimed = inbox.claim(identity, WaitQuery())
+    inbox, identity = gateway.gw.inbox, await gateway.gw.store.identities.get(address)
+    claimed = await inbox.claim(identity, WaitQuery())
     assert claimed is not None
-    assert inbox.claim(identity, WaitQuery()) is None  # held for the first wait's answer
-    inbox.settle(identity, claimed, delivered=False, mark_seen=True)  # the answer never went out
-    again = inbox.claim(identity, WaitQuery())
+    assert await inbox.claim(identity, WaitQuery()) is None  # held for the first wait's answer
+    await inbox.settle(identity, claimed, delivered=False, mark_seen=True)  # the answer never went out
+    again = await inbox.claim(identity, WaitQuery())
     assert again is not None and again.id == claimed.id
-    inbox.settle(identity, again, delivered=True, mark_seen=True)
-    assert inbox.claim(identity, WaitQuery()) is None  # seen now: a wait blocks for new mail
-    assert inbox.claim(identity, WaitQuery(include_seen=True)) is not None
+    await inbox.settle(identity, again, delivered=True, mark_seen=True)
+    assert await inbox.claim(identity, WaitQuery()) is None  # seen now: a wait blocks for new mail
+    assert await inbox.claim(identity, WaitQuery(include_seen=True)) is not None
 
 
 async def test_rotating_the_token_closes_open_waits_and_streams(gateway: RunningGateway) -> None:
@@ -337,14 +337,14 @@ async def test_an_event_stream_dropped_at_once_leaves_the_hub(gateway: RunningGa
 async def test_a_released_claim_wakes_the_other_open_waits(gateway: RunningGateway) -> None:
     address, token = await gateway.create_identity("handover")
     await gateway.send(code_mail(address, "727272"), [address])
-    inbox, identity = gateway.gw.inbox, gateway.gw.store.get_identity(address)
-    held = inbox.claim(identity, WaitQuery())  # what a first wait holds while answering
+    inbox, identity = gateway.gw.inbox, await gateway.gw.store.identities.get(address)
+    held = await inbox.claim(identity, WaitQuery())  # what a first wait holds while answering
     assert held is not None
     async with gateway.client(token) as client:
         pending = asyncio.create_task(wait(client, address, timeout=30))
         await waiting(gateway, 1)
         assert not pending.done()  # it skips the claimed message and sleeps
-        settle(inbox, gateway.gw.hub, identity, held, delivered=False, mark_seen=True)  # never went out
+        await settle(inbox, gateway.gw.hub, identity, held, delivered=False, mark_seen=True)  # never went out
         response = await pending
     assert response.status_code == 200 and response.json()["codes"][0]["value"] == "727272"
 

@@ -96,7 +96,10 @@ async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
     await asyncio.to_thread(mailstack.reset_uidvalidity)
     new_ids = set(await gateway.mailbox_ids())
     assert not new_ids & set(ids.values())  # every id changed
-    await gateway.gw.sync.wait_until(lambda: gateway.gw.index.known_ids() == new_ids, timeout=20)
+    async def rebuilt() -> bool:
+        return await gateway.gw.store.index.known_ids() == new_ids
+
+    await gateway.gw.sync.wait_until(rebuilt, timeout=20)
     assert gateway.gw.source.generation != old_generation
 
     listing = (await gateway.messages(address, token))["messages"]
@@ -125,7 +128,10 @@ async def test_expunge_from_outside_leaves_the_index(gateway: RunningGateway, ma
             client.uid_expunge([uid])
 
     await asyncio.to_thread(expunge)
-    await gateway.gw.sync.wait_until(lambda: ids["drop"] not in gateway.gw.index.known_ids(), timeout=20)
+    async def forgotten() -> bool:
+        return ids["drop"] not in await gateway.gw.store.index.known_ids()
+
+    await gateway.gw.sync.wait_until(forgotten, timeout=20)
     assert await gateway.subjects(address, token) == ["keep"]
     async with gateway.client(token) as client:
         assert_error(await client.get(f"/v1/identities/{address}/messages/{ids['drop']}"), 404)

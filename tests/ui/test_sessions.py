@@ -13,18 +13,19 @@ import hashlib
 import re
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from gateway.config import Settings
+from gateway.store.sqlite import open_sqlite
 from gateway.ui import sessions
 from gateway.ui.sessions import (
     FAILED_LOGIN_WINDOW,
     MAX_FAILED_LOGINS,
     MAX_SESSIONS_PER_TOKEN,
-    MAX_TRACKED_CLIENTS,
     SESSION_IDLE,
     SESSION_MAX_AGE,
     LoginThrottle,
@@ -33,6 +34,7 @@ from gateway.ui.sessions import (
     valid_nonce,
 )
 from tests.conftest import ADMIN_TOKEN, DOMAIN, RunningGateway, run_gateway
+from tests.store.conftest import Clock
 
 CSRF_FIELD = re.compile(r'<input type="hidden" name="csrf" value="([^"]+)">')
 
@@ -575,38 +577,26 @@ async def test_a_forged_session_cookie_is_sent_to_the_login_page(gateway: Runnin
 # --- the pure parts ---------------------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_the_throttle_counts_failures_per_client_within_its_window() -> None:
+async def test_the_throttle_counts_failures_per_client_within_its_window(tmp_path: Path) -> None:
     clock = Clock()
-    throttle = LoginThrottle(clock)
-    for _ in range(MAX_FAILED_LOGINS - 1):
-        throttle.failed("a")
-        clock.now += 1
-    assert throttle.retry_after("a") is None
-    throttle.failed("a")
-    assert throttle.retry_after("a") == int(FAILED_LOGIN_WINDOW) - (MAX_FAILED_LOGINS - 1) + 1
-    assert throttle.retry_after("b") is None  # another client is not held up
-    clock.now += FAILED_LOGIN_WINDOW - (MAX_FAILED_LOGINS - 1)  # the first failure leaves the window
-    assert throttle.retry_after("a") is None
-    throttle.failed("a")
-    assert throttle.retry_after("a") is not None
-
-
-def test_the_throttle_remembers_a_bounded_number_of_clients() -> None:
-    throttle = LoginThrottle(Clock())
-    for i in range(MAX_TRACKED_CLIENTS + 10):
-        for _ in range(MAX_FAILED_LOGINS):
-            throttle.failed(f"client-{i}")
-    assert len(throttle._failures) == MAX_TRACKED_CLIENTS
-    assert throttle.retry_after("client-0") is None  # the oldest was forgotten first
-    assert throttle.retry_after(f"client-{MAX_TRACKED_CLIENTS + 9}") is not None
+    store = open_sqlite(tmp_path / "data", domain=DOMAIN, clock=clock)
+    throttle = LoginThrottle(store.limits)
+    try:
+        for _ in range(MAX_FAILED_LOGINS - 1):
+            await throttle.failed("a")
+            clock.now += 1
+        assert await throttle.retry_after("a") is None
+        await throttle.failed("a")
+        assert await throttle.retry_after("a") == int(FAILED_LOGIN_WINDOW) - (MAX_FAILED_LOGINS - 1) + 1
+        assert await throttle.retry_after("b") is None  # another client is not held up
+        clock.now += FAILED_LOGIN_WINDOW - (MAX_FAILED_LOGINS - 1)  # the first failure leaves the window
+        assert await throttle.retry_after("a") is None
+        await throttle.failed("a")
+        assert await throttle.retry_after("a") is not None
+        # Every gateway on the store counts together: a second throttle sees the same failures.
+        assert await LoginThrottle(store.limits).retry_after("a") is not None
+    finally:
+        await store.engine.close()
 
 
 SITE_CASES = [

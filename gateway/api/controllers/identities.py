@@ -11,8 +11,8 @@ from litestar.params import FromQuery, JSONBody, QueryParameter
 from gateway.api.auth import admin_or_provisioner, managed_identity
 from gateway.api.schemas import CreatedIdentityOut, CreateIdentityIn, IdentityListOut, IdentityOut, RotatedOut
 from gateway.errors import Forbidden
-from gateway.identities import Identity, IdentityStore, Principal
 from gateway.inbox import Inbox
+from gateway.store import Identity, Principal, Store
 
 __all__ = ["IdentityController"]
 
@@ -25,7 +25,7 @@ class IdentityController(Controller):
     async def create(
         self,
         request: Request[Principal, Any, Any],
-        store: NamedDependency[IdentityStore],
+        store: NamedDependency[Store],
         inbox: NamedDependency[Inbox],
         data: JSONBody[CreateIdentityIn],
     ) -> CreatedIdentityOut:
@@ -33,7 +33,7 @@ class IdentityController(Controller):
         principal = request.user
         if data.force and principal.kind != "admin":
             raise Forbidden("only the admin may force a quarantined name")
-        identity, token = store.create_identity(
+        identity, token = await store.identities.create(
             data.local_part,
             ttl_seconds=data.ttl_seconds,
             label=data.label,
@@ -47,33 +47,33 @@ class IdentityController(Controller):
     async def list_identities(
         self,
         request: Request[Principal, Any, Any],
-        store: NamedDependency[IdentityStore],
+        store: NamedDependency[Store],
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
         after: FromQuery[str | None] = None,
     ) -> IdentityListOut:
         """Identities by address; a provisioner sees only those it created. Never tokens."""
         principal = request.user
         created_by = principal.token_id if principal.kind == "provisioner" else None
-        rows = store.list_identities(created_by=created_by, after=after, limit=limit + 1)
+        rows = await store.identities.list(created_by=created_by, after=after, limit=limit + 1)
         more = len(rows) > limit
         rows = rows[:limit]
         return IdentityListOut([IdentityOut.of(i) for i in rows], rows[-1].address if more else None)
 
     @post(
         "/{address:str}/rotate",
-        dependencies={"identity": Provide(managed_identity, sync_to_thread=False)},
+        dependencies={"identity": Provide(managed_identity)},
         operation_id="rotateIdentityToken",
         status_code=200,
     )
-    async def rotate(self, store: NamedDependency[IdentityStore], identity: NamedDependency[Identity]) -> RotatedOut:
+    async def rotate(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> RotatedOut:
         """A new token for the identity; the old one stops working at once."""
-        return RotatedOut(identity.address, store.rotate(identity))
+        return RotatedOut(identity.address, await store.tokens.rotate(identity))
 
     @delete(
         "/{address:str}",
-        dependencies={"identity": Provide(managed_identity, sync_to_thread=False)},
+        dependencies={"identity": Provide(managed_identity)},
         operation_id="deleteIdentity",
     )
-    async def remove(self, store: NamedDependency[IdentityStore], identity: NamedDependency[Identity]) -> None:
+    async def remove(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> None:
         """Delete the identity; its name is quarantined, its mail stays until retention."""
-        store.delete_identity(identity)
+        await store.identities.delete(identity)

@@ -12,8 +12,8 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from gateway.api.auth import mail_identity
 from gateway.api.schemas import MessageOut, MessagePageAfterOut, MessagePageOut, SeenIn, SummaryOut
 from gateway.errors import InvalidInput
-from gateway.identities import Identity, Principal
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery
+from gateway.store import Identity, Principal
 
 __all__ = ["MessageController"]
 
@@ -21,7 +21,7 @@ __all__ = ["MessageController"]
 class MessageController(Controller):
     path = "/v1/identities/{address:str}/messages"
     tags = ["messages"]
-    dependencies = {"identity": Provide(mail_identity, sync_to_thread=False)}
+    dependencies = {"identity": Provide(mail_identity)}
 
     @get("/", operation_id="listMessages")
     async def list_messages(
@@ -39,7 +39,7 @@ class MessageController(Controller):
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
         query = ListQuery(limit, before_id, after_id, since, sender, subject)
-        page = inbox.listing(identity, query)
+        page = await inbox.listing(identity, query)
         return MessagePageAfterOut.of(page) if after_id is not None else MessagePageOut.of(page)
 
     @get("/{message_id:str}", operation_id="getMessage")
@@ -63,7 +63,7 @@ class MessageController(Controller):
         data: JSONBody[SeenIn],
     ) -> SummaryOut:
         """Set the identity's `seen` mark."""
-        return SummaryOut.of(inbox.set_seen(identity, message_id, data.seen))
+        return SummaryOut.of(await inbox.set_seen(identity, message_id, data.seen))
 
     @get("/{message_id:str}/raw", operation_id="getRawMessage", media_type="message/rfc822")
     async def raw(

@@ -8,7 +8,7 @@ from litestar.params import FromPath, JSONBody
 
 from gateway.api.auth import admin_only
 from gateway.api.schemas import CreatedTokenOut, CreateTokenIn, TokenOut
-from gateway.identities import IdentityStore
+from gateway.store import Store
 
 __all__ = ["TokenController"]
 
@@ -19,17 +19,17 @@ class TokenController(Controller):
     guards = [admin_only]
 
     @post("/", operation_id="createToken", status_code=201)
-    async def create(self, store: NamedDependency[IdentityStore], data: JSONBody[CreateTokenIn]) -> CreatedTokenOut:
+    async def create(self, store: NamedDependency[Store], data: JSONBody[CreateTokenIn]) -> CreatedTokenOut:
         """A provisioner token: creates identities and manages only its own; reads no mail."""
-        record, token = store.create_api_token(data.label)
+        record, token = await store.tokens.create_provisioner(data.label)
         return CreatedTokenOut(record.id, "provision", token, record.label, record.created_at)
 
     @get("/", operation_id="listTokens")
-    async def list_tokens(self, store: NamedDependency[IdentityStore]) -> list[TokenOut]:
+    async def list_tokens(self, store: NamedDependency[Store]) -> list[TokenOut]:
         """Every provisioner token's record (never the token)."""
-        return [TokenOut.of(t) for t in store.list_api_tokens()]
+        return [TokenOut.of(t) for t in await store.tokens.list_provisioners()]
 
     @delete("/{token_id:str}", operation_id="deleteToken")
-    async def remove(self, store: NamedDependency[IdentityStore], token_id: FromPath[str]) -> None:
+    async def remove(self, store: NamedDependency[Store], token_id: FromPath[str]) -> None:
         """Revoke a provisioner token at once."""
-        store.delete_api_token(token_id)
+        await store.tokens.delete_provisioner(token_id)

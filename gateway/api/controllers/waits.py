@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any, Final
@@ -18,12 +16,11 @@ from litestar.types import Receive
 
 from gateway.api.auth import mail_identity, still_authorized
 from gateway.api.schemas import MessageOut, SummaryOut
-from gateway.errors import ClientGone, InvalidInput, Unauthorized
+from gateway.errors import InvalidInput
 from gateway.hub import Hub, Subscription
-from gateway.identities import Identity, Principal
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
-from gateway.index import Summary
-from gateway.waiting import MAX_WAIT_SECONDS, settle, wait_for_message
+from gateway.store import Identity, Principal
+from gateway.waiting import MAX_WAIT_SECONDS, handover
 
 __all__ = ["WaitController"]
 
@@ -33,7 +30,7 @@ KEEPALIVE_SECONDS: Final = 15.0  # an SSE comment this often keeps proxies from 
 class WaitController(Controller):
     path = "/v1/identities/{address:str}"
     tags = ["messages"]
-    dependencies = {"identity": Provide(mail_identity, sync_to_thread=False)}
+    dependencies = {"identity": Provide(mail_identity)}
 
     @get("/wait", operation_id="waitForMessage")
     async def wait(
@@ -55,33 +52,17 @@ class WaitController(Controller):
         """
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
-        query = WaitQuery(include_seen, since, after_id, sender, subject)
-        gone = asyncio.create_task(_disconnected(request.receive))
-        waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
-        try:
-            await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
-            if not waiting.done():  # the client left: the wait releases what it held
-                waiting.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await waiting
-                raise ClientGone("the client went away while waiting")
-            full = waiting.result()  # WaitTimeout and the like go to the error mapping
-            summary = full.view.summary
-            if not still_authorized(request, identity):
-                settle(inbox, hub, identity, summary, delivered=False, mark_seen=False)
-                raise Unauthorized("the token was revoked or rotated while waiting")
-            await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
-            if gone.done():
-                settle(inbox, hub, identity, summary, delivered=False, mark_seen=False)
-                raise ClientGone("the client went away while the answer was being read")
-        except BaseException:
-            gone.cancel()
-            if not waiting.done():  # this handler itself was cancelled
-                waiting.cancel()
-            raise
-        mark = request.user.kind == "identity"
-        task = BackgroundTask(_settle, inbox, hub, identity, summary, gone, mark)
-        return Response(MessageOut.full(full), background=task)
+        answer = await handover(
+            inbox,
+            hub,
+            identity,
+            WaitQuery(include_seen, since, after_id, sender, subject),
+            timeout,
+            disconnected=lambda: _disconnected(request.receive),
+            authorized=lambda: still_authorized(request, identity),
+            mark_seen=request.user.kind == "identity",
+        )
+        return Response(MessageOut.full(answer.message), background=BackgroundTask(answer.settle))
 
     @get("/events", operation_id="streamMessages")
     async def events(
@@ -98,10 +79,10 @@ class WaitController(Controller):
         """
         after = request.headers.get("last-event-id") or last_event_id
         if after is None:  # a new stream starts at "now": the newest message so far
-            newest = inbox.listing(identity, ListQuery(limit=1)).views
-            after = newest[0].summary.id if newest else None
+            newest = (await inbox.listing(identity, ListQuery(limit=1))).summaries
+            after = newest[0].id if newest else None
         else:
-            inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
+            await inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
         subscription = hub.subscribe(identity.address)  # 429 over the limits, before streaming
         # The stream's own `with` leaves the hub, but a client that hangs up at once cancels
         # the stream before it ever starts: the background task covers that (idempotent).
@@ -117,18 +98,6 @@ async def _disconnected(receive: Receive) -> None:
         pass
 
 
-async def _settle(
-    inbox: Inbox, hub: Hub, identity: Identity, summary: Summary, gone: asyncio.Task[None], mark: bool
-) -> None:
-    """Runs right after the answer was handed to the server: seen if the client was still there.
-
-    Checked before yielding once: the server also reports `http.disconnect` as soon as a
-    response is complete, so only a disconnect seen *before* that counts as "never received".
-    """
-    settle(inbox, hub, identity, summary, delivered=not gone.done(), mark_seen=mark)
-    gone.cancel()
-
-
 async def _leave(hub: Hub, subscription: Subscription) -> None:
     hub.unsubscribe(subscription)
 
@@ -142,19 +111,19 @@ async def _stream(
 ) -> AsyncIterator[ServerSentEventMessage]:
     with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
         while True:
-            if not still_authorized(request, identity):
+            if not await still_authorized(request, identity):
                 return  # token rotated or revoked, identity gone: the stream ends
             if after is None:  # nothing existed at the start: everything now is new
-                page = inbox.listing(identity, ListQuery(limit=MAX_PAGE))
-                views = list(reversed(page.views))
+                page = await inbox.listing(identity, ListQuery(limit=MAX_PAGE))
+                summaries = list(reversed(page.summaries))
             else:
-                page = inbox.listing(identity, ListQuery(limit=MAX_PAGE, after_id=after))
-                views = page.views
-            for view in views:
-                data = msgspec.json.encode(SummaryOut.of(view)).decode()
-                yield ServerSentEventMessage(data=data, event="message", id=view.summary.id)
-                after = view.summary.id
-            if views and (page.next_after_id or page.next_before_id):
+                page = await inbox.listing(identity, ListQuery(limit=MAX_PAGE, after_id=after))
+                summaries = page.summaries
+            for summary in summaries:
+                data = msgspec.json.encode(SummaryOut.of(summary)).decode()
+                yield ServerSentEventMessage(data=data, event="message", id=summary.id)
+                after = summary.id
+            if summaries and (page.next_after_id or page.next_before_id):
                 continue  # more than a page arrived at once
             if not await subscription.wait(KEEPALIVE_SECONDS):
                 yield ServerSentEventMessage(comment="keep-alive")

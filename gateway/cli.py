@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gateway import __version__
-from gateway.config import SettingError, Settings, describe, env_name, load_settings
+from gateway.config import SettingError, Settings, describe, env_name, is_secret, load_settings
 from gateway.errors import GatewayError
 
 if TYPE_CHECKING:  # the store is imported only by the commands that use it (fast --help)
@@ -30,8 +30,6 @@ __all__ = ["main"]
 
 log = logging.getLogger("gateway")
 
-_SECRET_SETTINGS = frozenset({"admin_token", "imap_password"})
-
 
 def _settings_flags() -> argparse.ArgumentParser:
     """One --flag per setting (same name as the variable, without the prefix)."""
@@ -39,7 +37,7 @@ def _settings_flags() -> argparse.ArgumentParser:
     group = parser.add_argument_group("settings (each also AGENTMAIL_<NAME> in the environment or .env)")
     docs = {var: doc for var, _, doc in describe()}
     for f in dataclasses.fields(Settings):
-        if f.name in _SECRET_SETTINGS:
+        if is_secret(f.name):
             continue  # argv is readable by every user of the machine: secrets come from env or files
         flag = "--" + f.name.replace("_", "-")
         group.add_argument(flag, dest=f"setting_{f.name}", default=None, metavar="VALUE", help=docs[env_name(f.name)])

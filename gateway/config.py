@@ -2,13 +2,21 @@
 
 Precedence: a flag wins over the environment, which wins over `.env`, which wins over the
 default. Every setting is an `AGENTMAIL_*` variable documented in `.env.example`.
+
+A variable's text becomes its field's declared type (`int`, `float`, `str`, `Path`, `Secret`,
+`tuple[str, ...]`, a `Literal` of strings, each optionally `| None`); the field's metadata
+adds what the type cannot say (`kind="duration"`, `lower=True`). A new field of one of these
+types needs no change here.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from collections.abc import Mapping
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -23,6 +31,7 @@ __all__ = [
     "Settings",
     "describe",
     "env_name",
+    "is_secret",
     "load_settings",
     "parse_duration",
 ]
@@ -69,18 +78,32 @@ def _default_data_dir() -> Path:
     return platformdirs.user_data_path("agentmail-gateway", appauthor=False)
 
 
-def _doc(text: str) -> dict[str, str]:
-    return {"doc": text}
+def _doc(text: str, *, kind: Literal["duration"] | None = None, lower: bool = False) -> dict[str, Any]:
+    """A field's metadata: its one-line doc, and how its text converts beyond its type.
+
+    `kind="duration"`: a float of seconds written as 3600, 90s, 15m, 12h or 7d.
+    `lower=True`: a str (or each item of a tuple) stripped and lowercased.
+    """
+    meta: dict[str, Any] = {"doc": text}
+    if kind is not None:
+        meta["kind"] = kind
+    if lower:
+        meta["lower"] = True
+    return meta
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the gateway is configured with. Build it with `load_settings`."""
 
-    domain: str = field(default="localhost", metadata=_doc("Mail domain the gateway serves."))
+    domain: str = field(default="localhost", metadata=_doc("Mail domain the gateway serves.", lower=True))
     data_dir: Path = field(
         default_factory=_default_data_dir,
         metadata=_doc("Where the stores, the index and the embedded Maildir live (0700)."),
+    )
+    database_url: Secret | None = field(
+        default=None,
+        metadata=_doc("PostgreSQL URL (postgresql://user:pass@host/db); unset: the SQLite files in the data dir."),
     )
     http_host: str = field(default="127.0.0.1", metadata=_doc("Address the REST API listens on."))
     http_port: int = field(default=8025, metadata=_doc("Port of the REST API (0 picks a free one)."))
@@ -94,7 +117,9 @@ class Settings:
     )
     catchall_address: str = field(
         default="",
-        metadata=_doc("The catch-all account's own address; it never grants access. Default catchall@<domain>."),
+        metadata=_doc(
+            "The catch-all account's own address; it never grants access. Default catchall@<domain>.", lower=True
+        ),
     )
     max_message_bytes: int = field(
         default=25 * 1024 * 1024, metadata=_doc("Largest message accepted over SMTP, in bytes (larger: 552).")
@@ -126,14 +151,14 @@ class Settings:
     )
     reuse_quarantine: float = field(
         default=7 * 86400.0,
-        metadata=_doc("How long a deleted or expired local part stays unusable (e.g. 7d, 12h, 3600)."),
+        metadata=_doc("How long a deleted or expired local part stays unusable (e.g. 7d, 12h, 3600).", kind="duration"),
     )
     retention_days: int = field(
         default=30,
         metadata=_doc("Mail older than this many days is deleted from the mailbox and the index (0: keep forever)."),
     )
     reserved_local_parts: tuple[str, ...] = field(
-        default=(), metadata=_doc("Comma-separated extra local parts no identity may take.")
+        default=(), metadata=_doc("Comma-separated extra local parts no identity may take.", lower=True)
     )
     log_level: Literal["debug", "info", "warning", "error"] = field(
         default="info", metadata=_doc("Log level: debug, info, warning or error.")
@@ -157,6 +182,11 @@ class Settings:
         """Which mail source runs: `imap` when a Dovecot host is set, else the embedded one."""
         return "imap" if self.imap_host else "local"
 
+    @property
+    def store_kind(self) -> Literal["sqlite", "postgresql"]:
+        """Which store holds identities and the index: `postgresql` when a database URL is set."""
+        return "postgresql" if self.database_url is not None else "sqlite"
+
 
 def env_name(field_name: str) -> str:
     """The environment variable of a Settings field."""
@@ -171,31 +201,59 @@ def parse_duration(text: str) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-def _convert(f: dataclasses.Field[Any], raw: Any) -> Any:
-    if not isinstance(raw, str):
-        return raw  # flags arrive typed already
-    kind = f.name
-    if kind in {
-        "http_port",
-        "smtp_port",
-        "imap_port",
-        "max_message_bytes",
-        "retention_days",
-        "wait_max_per_address",
-        "wait_max_total",
-    }:
-        return int(raw)
-    if kind == "reuse_quarantine":
-        return parse_duration(raw)
-    if kind in {"data_dir", "admin_token_file"}:
-        return Path(raw).expanduser() if raw else None
-    if kind in {"admin_token", "imap_password", "push_secret"}:
-        return Secret(raw) if raw else None
-    if kind == "reserved_local_parts":
-        return tuple(p.strip().lower() for p in raw.split(",") if p.strip())
-    if kind in {"domain", "catchall_address", "imap_tls", "log_level"}:
-        return raw.strip().lower()
-    return raw
+def _unwrap_optional(hint: Any) -> tuple[Any, bool]:
+    """(T, True) for `T | None`, else (hint, False)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(hint)) == 2:
+            return args[0], True
+    return hint, False
+
+
+def _choices_text(choices: tuple[str, ...]) -> str:
+    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
+def _converter(hint: Any, metadata: Mapping[str, Any]) -> Callable[[str], Any]:
+    """How a variable's text becomes a value of the declared type `hint` (TypeError: unsupported).
+
+    The converter raises ValueError for text it refuses. An empty `Path` or `Secret` converts
+    to None (the field's default when the field cannot be None).
+    """
+    inner, _ = _unwrap_optional(hint)
+    lower = bool(metadata.get("lower"))
+    if inner is int:
+        return int
+    if inner is float:
+        return parse_duration if metadata.get("kind") == "duration" else float
+    if inner is Path:
+        return lambda raw: Path(raw).expanduser() if raw else None
+    if inner is Secret:
+        return lambda raw: Secret(raw) if raw else None
+    if inner is str:
+        return (lambda raw: raw.strip().lower()) if lower else (lambda raw: raw)
+    if typing.get_origin(inner) is tuple and typing.get_args(inner) == (str, ...):
+        return lambda raw: tuple(p.strip().lower() if lower else p.strip() for p in raw.split(",") if p.strip())
+    if typing.get_origin(inner) is Literal and all(isinstance(c, str) for c in typing.get_args(inner)):
+        return functools.partial(_literal, typing.get_args(inner))
+    raise TypeError(f"no conversion from a setting's text to {hint!r}")
+
+
+def _literal(choices: tuple[str, ...], raw: str) -> str:
+    value = raw.strip().lower()
+    if value not in choices:
+        raise ValueError(f"use {_choices_text(choices)}")
+    return value
+
+
+@functools.cache
+def _field_types() -> dict[str, Any]:
+    return typing.get_type_hints(Settings)
+
+
+def is_secret(field_name: str) -> bool:
+    """Whether a Settings field holds a Secret: never a command-line flag, never echoed in an error."""
+    return _unwrap_optional(_field_types()[field_name])[0] is Secret
 
 
 def _validate(s: Settings) -> None:
@@ -217,10 +275,9 @@ def _validate(s: Settings) -> None:
         raise bad("reuse_quarantine", s.reuse_quarantine, "must not be negative")
     if s.retention_days < 0:
         raise bad("retention_days", s.retention_days, "must not be negative (0 turns retention off)")
-    if s.imap_tls not in ("ssl", "starttls", "none"):
-        raise bad("imap_tls", s.imap_tls, "use ssl, starttls or none")
-    if s.log_level not in ("debug", "info", "warning", "error"):
-        raise bad("log_level", s.log_level, "use debug, info, warning or error")
+    if s.database_url is not None and not s.database_url.reveal().startswith(("postgresql://", "postgres://")):
+        # The URL may hold a password: the message never shows the value.
+        raise bad("database_url", "***", "must start with postgresql:// or postgres://")
     if s.push_listen:
         host, sep, port = s.push_listen.rpartition(":")
         if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -248,6 +305,8 @@ def load_settings(
     unknown = sorted(k for k in merged if k.startswith(ENV_PREFIX) and k not in fields and k not in _FOREIGN_VARS)
     if unknown:
         raise SettingError(f"unknown setting {unknown[0]} (see .env.example for the list)")
+    hints = _field_types()
+    converters = {f.name: _converter(hints[f.name], f.metadata) for f in fields.values()}  # all, set or not
     values: dict[str, Any] = {}
     for var, f in fields.items():
         raw = merged.get(var)
@@ -255,12 +314,16 @@ def load_settings(
             raw = overrides[f.name]
         if raw is None:
             continue
-        try:
-            values[f.name] = _convert(f, raw)
-        except ValueError as exc:
-            raise SettingError(f"{var}={raw!r}: {exc}") from None
-    if "data_dir" in values and values["data_dir"] is None:
-        del values["data_dir"]
+        value = raw
+        if isinstance(raw, str):  # flags of other types arrive converted already
+            try:
+                value = converters[f.name](raw)
+            except ValueError as exc:
+                shown = "***" if is_secret(f.name) else raw
+                raise SettingError(f"{var}={shown!r}: {exc}") from None
+        if value is None and not _unwrap_optional(hints[f.name])[1]:
+            continue  # an empty value for a field that cannot be None: its default
+        values[f.name] = value
     settings = Settings(**values)
     _validate(settings)
     return settings

@@ -181,7 +181,7 @@ def test_admin_rotate_refuses_a_configured_token(cli: Cli, monkeypatch: pytest.M
 
 def test_secrets_are_not_command_line_flags(cli: Cli) -> None:
     # argv is readable by every user of the machine: secrets come from the environment or files.
-    for flag in ("--admin-token", "--imap-password"):
+    for flag in ("--admin-token", "--imap-password", "--push-secret", "--database-url"):
         with pytest.raises(SystemExit):
             cli("identity", "list", flag, "am_configured-admin-token-0123456789")
 

@@ -1,21 +1,41 @@
 """The one place errors become HTTP: `{"error": code, "detail": text}` with the right status.
 
-Library exception text is never echoed: it can carry request data (tokens included).
+`HTTP_STATUSES` decides the status of every `GatewayError` class (a subclass without an entry
+takes its nearest ancestor's; a test requires an entry for each). A temporary error's
+`retry_after` becomes `Retry-After` and `retry_after_sec`. Library exception text is never
+echoed: it can carry request data (tokens included).
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from gateway.errors import GatewayError
+from gateway.errors import (
+    ClientGone,
+    Conflict,
+    Forbidden,
+    GatewayError,
+    InvalidInput,
+    InvalidName,
+    NotFound,
+    SourceUnavailable,
+    StoreError,
+    StoreUnavailable,
+    TooLarge,
+    TooManyWaiters,
+    Unauthorized,
+    WaitTimeout,
+)
 
-__all__ = ["EXCEPTION_HANDLERS"]
+__all__ = ["EXCEPTION_HANDLERS", "HTTP_STATUSES", "http_status"]
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +52,26 @@ _CODES: Final = {
     429: "rate_limited",
 }
 
+HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
+    {
+        GatewayError: 500,
+        InvalidInput: 400,
+        InvalidName: 422,  # well-formed JSON, but the name breaks the naming rules
+        Unauthorized: 401,
+        Forbidden: 403,
+        NotFound: 404,
+        WaitTimeout: 408,
+        Conflict: 409,
+        TooLarge: 413,
+        TooManyWaiters: 429,
+        ClientGone: 499,  # nginx's "client closed request": logged, never read by the client
+        SourceUnavailable: 503,
+        StoreUnavailable: 503,
+        StoreError: 503,
+    }
+)
+"""The HTTP status of each GatewayError class; /ui answers with the same statuses."""
+
 # msgspec names the offending value ('...') and an unknown field (`...`): both are request
 # data, which may be a token pasted into the wrong field. The field's own name stays.
 _ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `[^`]*`)")
@@ -47,8 +87,13 @@ def _error(
     return Response(body, status_code=status, media_type=MediaType.JSON, headers=headers)
 
 
+def http_status(exc: GatewayError) -> int:
+    """The HTTP status of `exc`: its class's entry in HTTP_STATUSES, else its nearest ancestor's."""
+    return next(HTTP_STATUSES[cls] for cls in type(exc).__mro__ if cls in HTTP_STATUSES)
+
+
 def _gateway_error(_: Request[Any, Any, Any], exc: GatewayError) -> Response[Any]:
-    return _error(exc.status, exc.code, exc.detail, retry_after=exc.retry_after)
+    return _error(http_status(exc), exc.code, exc.detail, retry_after=exc.retry_after)
 
 
 def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:

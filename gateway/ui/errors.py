@@ -1,7 +1,9 @@
 """Errors under /ui become HTML pages; everywhere else the API's JSON handlers answer.
 
 `with_ui_pages` wraps the application's exception handlers, so the router's own 404 and
-405 for paths no handler serves get a page too. Like the API, the pages never echo library
+405 for paths no handler serves get a page too. A `GatewayError` is answered with the API's
+status for its class (`api/exceptions.http_status`: a page and the API never disagree) and
+the title `_TITLES` gives its class here. Like the API, the pages never echo library
 exception text (it can carry request data, a token included); a request that needs a
 session and has none is sent to the login page.
 """
@@ -9,6 +11,8 @@ session and has none is sent to the login page.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from litestar import MediaType, Request, Response
@@ -16,7 +20,23 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.response import Redirect
 from litestar.types import ExceptionHandler, ExceptionHandlersMap
 
-from gateway.errors import GatewayError
+from gateway.api.exceptions import http_status
+from gateway.errors import (
+    ClientGone,
+    Conflict,
+    Forbidden,
+    GatewayError,
+    InvalidInput,
+    InvalidName,
+    NotFound,
+    SourceUnavailable,
+    StoreError,
+    StoreUnavailable,
+    TooLarge,
+    TooManyWaiters,
+    Unauthorized,
+    WaitTimeout,
+)
 from gateway.ui.pages import error_page
 from gateway.ui.policy import is_ui_path
 from gateway.ui.sessions import SESSION_COOKIE, LoginRequired, clear_cookie
@@ -25,26 +45,47 @@ __all__ = ["ui_error_response", "with_ui_pages"]
 
 log = logging.getLogger(__name__)
 
-_TITLES: Final = {
-    400: "Bad request",
-    401: "Not logged in",
-    403: "Not allowed",
-    404: "Not found",
-    405: "Method not allowed",
-    408: "Timed out",
-    409: "Conflict",
-    413: "Too large",
-    415: "Unsupported form",
-    429: "Too many attempts",
-    503: "Mailbox unavailable",
-}
-# Our own words for the router's and the framework's errors (their text is never shown).
-_DETAILS: Final = {
-    404: "There is no such page.",
-    405: "This page does not take that kind of request.",
-    413: "The request is larger than the gateway accepts.",
-    415: "This form was sent in a way the gateway does not read.",
-}
+_TITLES: Final[Mapping[type[GatewayError], str]] = MappingProxyType(
+    {
+        GatewayError: "Something went wrong",
+        InvalidInput: "Bad request",
+        InvalidName: "Not a valid name",
+        Unauthorized: "Not logged in",
+        Forbidden: "Not allowed",
+        NotFound: "Not found",
+        WaitTimeout: "Timed out",
+        Conflict: "Conflict",
+        TooLarge: "Too large",
+        TooManyWaiters: "Too many requests",
+        ClientGone: "Request abandoned",
+        SourceUnavailable: "Mailbox unavailable",
+        StoreUnavailable: "Storage unavailable",
+        StoreError: "Storage unavailable",
+    }
+)
+"""The page title of each GatewayError class (the status is the API's for the same class)."""
+
+# Titles and our own words for the router's and the framework's errors, by status (their
+# text is never shown); any other status below 500 is "Something went wrong".
+_FRAMEWORK_PAGES: Final[Mapping[int, tuple[str, str]]] = MappingProxyType(
+    {
+        400: ("Bad request", "The request is not valid."),
+        401: ("Not logged in", "The request is not valid."),
+        403: ("Not allowed", "The request is not valid."),
+        404: ("Not found", "There is no such page."),
+        405: ("Method not allowed", "This page does not take that kind of request."),
+        408: ("Timed out", "The request is not valid."),
+        409: ("Conflict", "The request is not valid."),
+        413: ("Too large", "The request is larger than the gateway accepts."),
+        415: ("Unsupported form", "This form was sent in a way the gateway does not read."),
+        429: ("Too many attempts", "The request is not valid."),
+    }
+)
+_FAILED: Final = ("Something went wrong", "The gateway failed; see its log.")
+
+
+def _title(exc: GatewayError) -> str:
+    return next(_TITLES[cls] for cls in type(exc).__mro__ if cls in _TITLES)
 
 
 def ui_error_response(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -61,20 +102,20 @@ def ui_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
         return Redirect("/ui/login", status_code=303)
     headers: dict[str, str] = {}
     if isinstance(exc, GatewayError):
-        status, detail = exc.status, exc.detail
+        status, title, detail = http_status(exc), _title(exc), exc.detail
         if exc.retry_after is not None:
             headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, ValidationException):
-        status, detail = 400, "A value in the address or the form is missing or not valid."
+        status, title = 400, _FRAMEWORK_PAGES[400][0]
+        detail = "A value in the address or the form is missing or not valid."
     elif isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
-        detail = _DETAILS.get(status, "The request is not valid.")
+        title, detail = _FRAMEWORK_PAGES.get(status, ("Something went wrong", "The request is not valid."))
     else:
         log.error("unhandled error on a /ui page", exc_info=exc)
-        status, detail = 500, "The gateway failed; see its log."
+        status, (title, detail) = 500, _FAILED
     if status >= 500 and status != 503:
-        status, detail = 500, "The gateway failed; see its log."
-    title = _TITLES.get(status, "Something went wrong")
+        status, (title, detail) = 500, _FAILED
     return Response(error_page(status, title, detail), status_code=status, media_type=MediaType.HTML, headers=headers)
 
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
-from gateway.config import SettingError, describe, load_settings
+from gateway.config import Secret, SettingError, Settings, _converter, describe, is_secret, load_settings
 
 
 def test_defaults_work_on_a_laptop() -> None:
@@ -67,3 +71,157 @@ def test_env_example_lists_every_setting() -> None:
     for var, _, doc in describe():
         assert var in text, var
         assert doc in text, doc
+
+
+# --- conversion by declared type -------------------------------------------------------------
+
+CONVERSIONS = [
+    # int
+    pytest.param("AGENTMAIL_HTTP_PORT", "2222", "http_port", 2222, id="int"),
+    pytest.param("AGENTMAIL_RETENTION_DAYS", " 0 ", "retention_days", 0, id="int-spaces"),
+    # float marked as a duration
+    pytest.param("AGENTMAIL_REUSE_QUARANTINE", "12h", "reuse_quarantine", 12 * 3600.0, id="duration-h"),
+    pytest.param("AGENTMAIL_REUSE_QUARANTINE", " 15m ", "reuse_quarantine", 900.0, id="duration-m"),
+    pytest.param("AGENTMAIL_REUSE_QUARANTINE", "1.5", "reuse_quarantine", 1.5, id="duration-bare"),
+    # Path | None: user expanded, empty is unset
+    pytest.param("AGENTMAIL_ADMIN_TOKEN_FILE", "~/token", "admin_token_file", Path.home() / "token", id="path"),
+    pytest.param("AGENTMAIL_ADMIN_TOKEN_FILE", "", "admin_token_file", None, id="path-empty"),
+    # Secret | None: empty is unset
+    pytest.param("AGENTMAIL_IMAP_PASSWORD", "pw 1", "imap_password", Secret("pw 1"), id="secret"),
+    pytest.param("AGENTMAIL_IMAP_PASSWORD", "", "imap_password", None, id="secret-empty"),
+    # tuple[str, ...]: a comma list, items stripped (and lowercased: this field's metadata)
+    pytest.param(
+        "AGENTMAIL_RESERVED_LOCAL_PARTS",
+        " Billing, SUPPORT ,,",
+        "reserved_local_parts",
+        ("billing", "support"),
+        id="list",
+    ),
+    pytest.param("AGENTMAIL_RESERVED_LOCAL_PARTS", "", "reserved_local_parts", (), id="list-empty"),
+    # Literal: stripped, lowercased, one of its values
+    pytest.param("AGENTMAIL_IMAP_TLS", " StartTLS ", "imap_tls", "starttls", id="literal"),
+    pytest.param("AGENTMAIL_LOG_LEVEL", "DEBUG", "log_level", "debug", id="literal-upper"),
+    # str: lowercased where the metadata says so, else exactly as written
+    pytest.param("AGENTMAIL_DOMAIN", " Agents.Example.COM ", "domain", "agents.example.com", id="str-lower"),
+    pytest.param("AGENTMAIL_IMAP_USER", " Catch@All ", "imap_user", " Catch@All ", id="str-as-is"),
+]
+
+
+@pytest.mark.parametrize(("var", "raw", "name", "expected"), CONVERSIONS)
+def test_each_type_converts(var: str, raw: str, name: str, expected: object) -> None:
+    assert getattr(load_settings({var: raw}, env_file=None), name) == expected
+
+
+def test_str_lowercased_by_metadata_keeps_the_catchall_check() -> None:
+    s = load_settings(
+        {"AGENTMAIL_DOMAIN": "Example.ORG", "AGENTMAIL_CATCHALL_ADDRESS": " Box@EXAMPLE.org "}, env_file=None
+    )
+    assert (s.catchall_address, s.catchall) == ("box@example.org", "box@example.org")
+
+
+def test_an_empty_path_for_a_field_that_cannot_be_none_is_its_default() -> None:
+    assert load_settings({"AGENTMAIL_DATA_DIR": ""}, env_file=None).data_dir == Settings().data_dir
+    assert load_settings({"AGENTMAIL_DATA_DIR": "~/mail"}, env_file=None).data_dir == Path.home() / "mail"
+
+
+@pytest.mark.parametrize(
+    ("var", "raw", "message"),
+    [
+        ("AGENTMAIL_IMAP_TLS", "maybe", "AGENTMAIL_IMAP_TLS='maybe': use ssl, starttls or none"),
+        ("AGENTMAIL_LOG_LEVEL", "loud", "AGENTMAIL_LOG_LEVEL='loud': use debug, info, warning or error"),
+    ],
+)
+def test_a_literal_outside_its_choices_is_refused_with_the_choices(var: str, raw: str, message: str) -> None:
+    with pytest.raises(SettingError) as caught:
+        load_settings({var: raw}, env_file=None)
+    assert str(caught.value) == message
+
+
+# --- the database URL ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["postgresql://gw:hunter2@db.internal/agentmail", "postgres://gw:hunter2@db/agentmail"])
+def test_a_database_url_selects_postgresql_and_stays_masked(url: str) -> None:
+    s = load_settings({"AGENTMAIL_DATABASE_URL": url}, env_file=None)
+    assert s.store_kind == "postgresql"
+    assert s.database_url is not None and s.database_url.reveal() == url
+    assert "hunter2" not in repr(s) and "hunter2" not in str(s)
+
+
+@pytest.mark.parametrize("env", [{}, {"AGENTMAIL_DATABASE_URL": ""}])
+def test_without_a_database_url_the_store_is_sqlite(env: dict[str, str]) -> None:
+    s = load_settings(env, env_file=None)
+    assert s.database_url is None and s.store_kind == "sqlite"
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://gw:hunter2@db/agentmail", "hunter2", " postgresql://gw:hunter2@db/x", "POSTGRES://gw:hunter2@db"]
+)
+def test_a_database_url_of_another_kind_is_refused_without_echoing_it(url: str) -> None:
+    with pytest.raises(SettingError, match="AGENTMAIL_DATABASE_URL") as caught:
+        load_settings({"AGENTMAIL_DATABASE_URL": url}, env_file=None)
+    assert "hunter2" not in str(caught.value)
+    assert "postgresql://" in str(caught.value)  # says what is expected instead
+
+
+# --- a new field needs no change to the converter --------------------------------------------
+
+
+def test_every_setting_has_a_supported_type() -> None:
+    hints = typing.get_type_hints(Settings)
+    for f in dataclasses.fields(Settings):
+        _converter(hints[f.name], f.metadata)  # TypeError for a type the converter does not know
+
+
+def test_secrets_are_found_by_type() -> None:
+    secrets = {f.name for f in dataclasses.fields(Settings) if is_secret(f.name)}
+    assert secrets == {"admin_token", "imap_password", "push_secret", "database_url"}
+
+
+@dataclass(frozen=True)
+class _NewSettings:
+    """Fields of every supported type, as a future Settings might declare them."""
+
+    count: int = 0
+    ratio: float = 0.0
+    timeout: float = field(default=0.0, metadata={"doc": "", "kind": "duration"})
+    spool: Path | None = None
+    api_key: Secret | None = None
+    tags: tuple[str, ...] = ()
+    shouting: tuple[str, ...] = field(default=(), metadata={"doc": "", "lower": True})
+    mode: Literal["fast", "safe"] = "safe"
+    name: str = ""
+    host: str = field(default="", metadata={"doc": "", "lower": True})
+
+
+NEW_FIELDS = [
+    ("count", "42", 42),
+    ("ratio", "0.25", 0.25),
+    ("timeout", "2m", 120.0),
+    ("spool", "~/spool", Path.home() / "spool"),
+    ("spool", "", None),
+    ("api_key", "k", Secret("k")),
+    ("api_key", "", None),
+    ("tags", "A, b ,", ("A", "b")),
+    ("shouting", "A, b ,", ("a", "b")),
+    ("mode", " FAST", "fast"),
+    ("name", " Keep Me ", " Keep Me "),
+    ("host", " MX.Example ", "mx.example"),
+]
+
+
+@pytest.mark.parametrize(("name", "raw", "expected"), NEW_FIELDS)
+def test_a_newly_declared_field_converts_by_its_type(name: str, raw: str, expected: object) -> None:
+    f = {f.name: f for f in dataclasses.fields(_NewSettings)}[name]
+    assert _converter(typing.get_type_hints(_NewSettings)[name], f.metadata)(raw) == expected
+
+
+def test_a_new_literal_refuses_other_values_with_its_choices() -> None:
+    with pytest.raises(ValueError, match="use fast or safe"):
+        _converter(typing.get_type_hints(_NewSettings)["mode"], {})("slow")
+
+
+@pytest.mark.parametrize("hint", [bool, list[str], dict[str, str], tuple[int, ...], Literal[1, 2], int | str])
+def test_a_type_without_a_conversion_is_refused(hint: Any) -> None:
+    with pytest.raises(TypeError, match="no conversion"):
+        _converter(hint, {})

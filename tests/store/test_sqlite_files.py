@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.errors import StoreError
+from gateway.errors import StoreError, StoreUnavailable
 from gateway.store import Store, hash_token
 from gateway.store.sqlite import open_sqlite
 from gateway.store.sqlite.schema import DURABLE_VERSION, INDEX_VERSION
@@ -213,3 +213,16 @@ async def test_version_1_store_upgrades_marks_to_message_keys(open_store: StoreF
     assert _rows(backup, "SELECT value FROM meta WHERE key = 'schema_version'") == [("1",)]
     await store.engine.close()
     await open_store(message_keys=lambda ids: pytest.fail("asked again"))  # upgraded once
+
+
+async def test_a_store_locked_by_another_process_answers_store_unavailable(store: Store, tmp_path: Path) -> None:
+    other = sqlite3.connect(tmp_path / "data" / "identities.db", isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")  # as another process (the CLI) mid-write would hold it
+        with pytest.raises(StoreUnavailable) as caught:
+            await store.identities.create("alice")  # waits out busy_timeout, then gives up
+        assert "locked" not in caught.value.detail  # SQLite's own words stay in the log
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert (await store.identities.create("alice"))[0].local_part == "alice"

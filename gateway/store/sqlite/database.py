@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Concatenate, ParamSpec, TypeVar
 
+from gateway.errors import StoreUnavailable
+
 __all__ = ["Database", "transaction"]
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -31,9 +36,15 @@ class Database:
             raise
 
     async def run(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """`fn(connection, *args)` on the store's thread."""
+        """`fn(connection, *args)` on the store's thread; StoreUnavailable when SQLite cannot do it now."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: fn(self._conn, *args, **kwargs))
+        try:
+            return await loop.run_in_executor(self._executor, lambda: fn(self._conn, *args, **kwargs))
+        except sqlite3.OperationalError as exc:
+            # Locked past busy_timeout (another process holds a write), disk full, I/O error:
+            # the caller may retry; the library's text stays in the log, never in an answer.
+            log.warning("the SQLite store refused a call: %s", exc)
+            raise StoreUnavailable("the store is busy or unreachable right now; try again") from None
 
     def run_blocking(self, fn: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(connection, *args)` on the store's thread, from code that has no event loop."""

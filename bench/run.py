@@ -35,6 +35,8 @@ from gateway.store.sqlite import open_sqlite  # noqa: E402
 DOMAIN = "bench.test"
 ADMIN = "am_bench-admin-token-0123456789abcdef"
 TARGET = f"target@{DOMAIN}"
+READER = f"reader@{DOMAIN}"
+"""An identity that has read a long history: its listing must cost what the target's does."""
 
 
 def free_port() -> int:
@@ -43,8 +45,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def prefill_identities(data: Path, count: int, created_ts: float) -> str:
-    """`count` identities straight into the store, plus `target`; returns target's token."""
+def prefill_identities(data: Path, count: int, created_ts: float) -> tuple[str, str]:
+    """`count` identities straight into the store, plus `target` and `reader`; returns their tokens."""
     open_sqlite(data, domain=DOMAIN, clock=time.time).engine.db.close()  # type: ignore[attr-defined]
     db = sqlite3.connect(data / "identities.db")
     db.execute("PRAGMA synchronous=OFF")
@@ -59,26 +61,35 @@ def prefill_identities(data: Path, count: int, created_ts: float) -> str:
         "INSERT INTO tokens (id, kind, hash, identity_id, created_at)"
         " SELECT 'id_' || id, 'identity', lower(hex(randomblob(32))), id, created_at FROM identities"
     )
-    token = "am_" + secrets.token_urlsafe(24)
-    cur = db.execute("INSERT INTO identities (local_part, created_at) VALUES ('target', ?)", (created_ts,))
-    db.execute(
-        "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (?, 'identity', ?, ?, ?)",
-        (f"id_{cur.lastrowid}", hash_token(token), cur.lastrowid, created_ts),
-    )
+    tokens = []
+    for local in ("target", "reader"):
+        token = "am_" + secrets.token_urlsafe(24)
+        cur = db.execute("INSERT INTO identities (local_part, created_at) VALUES (?, ?)", (local, created_ts))
+        db.execute(
+            "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (?, 'identity', ?, ?, ?)",
+            (f"id_{cur.lastrowid}", hash_token(token), cur.lastrowid, created_ts),
+        )
+        tokens.append(token)
     db.commit()
     db.close()
-    return token
+    return tokens[0], tokens[1]
 
 
-def prefill_maildir(data: Path, count: int, target_share: int, received_ts: float) -> None:
-    """`count` small messages to random addresses; `target_share` of them to the target."""
+def prefill_maildir(data: Path, count: int, target_share: int, received_ts: float, reader_share: int = 0) -> None:
+    """`count` small messages to random addresses: `target_share` to the target, `reader_share` to the reader."""
     new = data / "maildir" / "new"
     for sub in ("tmp", "new", "cur"):
         (data / "maildir" / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
     rng = random.Random(7)
-    target_at = set(rng.sample(range(count), target_share))
+    picked = rng.sample(range(count), target_share + reader_share)
+    target_at, reader_at = set(picked[:target_share]), set(picked[target_share:])
     for i in range(count):
-        rcpt = TARGET if i in target_at else f"pre-{rng.randrange(1_000_000):07d}@{DOMAIN}"
+        if i in target_at:
+            rcpt = TARGET
+        elif i in reader_at:
+            rcpt = READER
+        else:
+            rcpt = f"pre-{rng.randrange(1_000_000):07d}@{DOMAIN}"
         ts = received_ts + i * 0.001
         sec = int(ts)
         name = f"{sec}.M{int((ts - sec) * 1e6):06d}P1Q{i}.agentmail"
@@ -144,6 +155,7 @@ def main() -> None:
     parser.add_argument("--identities", type=int, default=1_000_000)
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--ingest", type=int, default=2_000)
+    parser.add_argument("--seen", type=int, default=10_000, help="messages the reader identity has seen")
     args = parser.parse_args()
 
     rows: list[tuple[str, str, str]] = []
@@ -152,8 +164,8 @@ def main() -> None:
         data.mkdir(mode=0o700)
         now = time.time()
         t = time.perf_counter()
-        target_token = prefill_identities(data, args.identities, now - 7200)
-        prefill_maildir(data, args.messages, 50, now - 3600)
+        target_token, reader_token = prefill_identities(data, args.identities, now - 7200)
+        prefill_maildir(data, args.messages, 50, now - 3600, reader_share=args.seen)
         print(
             f"pre-filled {args.identities:,} identities and {args.messages:,} messages"
             f" in {time.perf_counter() - t:.1f} s",
@@ -199,11 +211,33 @@ def main() -> None:
 
             url = f"/v1/identities/{TARGET}/messages"
             listing = timed(lambda i: mine.get(url, params={"limit": 50}).raise_for_status(), 500)
+
+            # The reader has read every one of its messages once.
+            reader_client = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {reader_token}"}, timeout=30)
+            reader_url = f"/v1/identities/{READER}/messages"
+            read_ids: list[str] = []
+            before = None
+            while True:
+                page = admin.get(reader_url, params={"limit": 200, **({"before_id": before} if before else {})}).json()
+                read_ids += [m["id"] for m in page["messages"]]
+                before = page["next_before_id"]
+                if before is None:
+                    break
+            for message_id in read_ids:
+                reader_client.patch(f"{reader_url}/{message_id}", json={"seen": True}).raise_for_status()
+            seen_listing = timed(lambda i: reader_client.get(reader_url, params={"limit": 50}).raise_for_status(), 500)
             rows.append(
                 (
                     f"list an identity's mail, catch-all {args.messages:,}",
                     "p50 < 20 ms",
                     f"p50 {statistics.median(listing):.2f} ms, p95 {p(listing, 0.95):.2f} ms",
+                )
+            )
+            rows.append(
+                (
+                    f"  ...an identity that has seen {len(read_ids):,} messages",
+                    "as above (not its history)",
+                    f"p50 {statistics.median(seen_listing):.2f} ms, p95 {p(seen_listing, 0.95):.2f} ms",
                 )
             )
 

@@ -6,7 +6,7 @@ Words used the same way in code, schema and API docs:
   UID over IMAP). The intake writes one copy per envelope recipient, so a message sent to
   three of our addresses is three copies.
 - **message key**: the same for every copy of one message (its Message-ID header and body
-  hash; `gateway.sync.message_key`). Marks and claims hang on it, so they outlive an index
+  hash; `gateway.mail.keys`). Marks and claims hang on it, so they outlive an index
   rebuild and a new UIDVALIDITY.
 - **message id**: what the API calls a message: the copy id of the one copy an address was
   granted (each address sees one copy of each message). Never the RFC 5322 Message-ID header,

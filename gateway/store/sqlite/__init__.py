@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from gateway.mail.keys import message_key
 from gateway.sources.local import Maildir
 from gateway.store import Store
-from gateway.store.sqlite.accounts import SqliteIdentities, SqliteQuarantine, SqliteTokens, SqliteUiSessions
+from gateway.store.sqlite.accounts import (
+    SqliteAccounts,
+    SqliteIdentities,
+    SqliteQuarantine,
+    SqliteTokens,
+    SqliteUiSessions,
+)
 from gateway.store.sqlite.database import Database
 from gateway.store.sqlite.index import SqliteIndex
 from gateway.store.sqlite.marks import SqliteClaims, SqliteMarks, SqliteRateLimits
 from gateway.store.sqlite.schema import KeyLookup, connect
 
 __all__ = ["SqliteEngine", "maildir_keys", "open_sqlite"]
+
+A = TypeVar("A", bound=SqliteAccounts)
 
 
 class SqliteEngine:
@@ -61,14 +70,17 @@ def open_sqlite(
 ) -> Store:
     """The store in `data_dir`; StoreError (before anything listens) when the durable file cannot be trusted."""
     db = Database(lambda: connect(data_dir / "identities.db", data_dir / "index.db", message_keys=message_keys))
-    accounts = {"domain": domain, "reserved": reserved, "quarantine_seconds": quarantine_seconds, "clock": clock}
+
+    def accounts(kind: type[A]) -> A:
+        return kind(db, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
+
     return Store(
         engine=SqliteEngine(db),
-        identities=SqliteIdentities(db, **accounts),  # type: ignore[arg-type]
-        tokens=SqliteTokens(db, **accounts),  # type: ignore[arg-type]
-        quarantine=SqliteQuarantine(db, **accounts),  # type: ignore[arg-type]
+        identities=accounts(SqliteIdentities),
+        tokens=accounts(SqliteTokens),
+        quarantine=accounts(SqliteQuarantine),
         marks=SqliteMarks(db),
-        sessions=SqliteUiSessions(db, **accounts),  # type: ignore[arg-type]
+        sessions=accounts(SqliteUiSessions),
         claims=SqliteClaims(db, clock),
         limits=SqliteRateLimits(db, clock),
         index=SqliteIndex(db, clock),

@@ -14,7 +14,7 @@ from gateway.names import check_local_part, random_local_part
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
 from gateway.store.sqlite.database import Database, transaction
 
-__all__ = ["SqliteIdentities", "SqliteQuarantine", "SqliteTokens", "SqliteUiSessions"]
+__all__ = ["SqliteAccounts", "SqliteIdentities", "SqliteQuarantine", "SqliteTokens", "SqliteUiSessions"]
 
 # ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -23,7 +23,7 @@ _SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most 
 _COLUMNS: Final = "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
 
 
-class _Accounts:
+class SqliteAccounts:
     """What the four concerns share: the database, the domain and the clock."""
 
     def __init__(
@@ -88,7 +88,7 @@ class _Accounts:
         )
 
 
-class SqliteIdentities(_Accounts):
+class SqliteIdentities(SqliteAccounts):
     """`Identities` on SQLite."""
 
     async def create(
@@ -207,7 +207,7 @@ class SqliteIdentities(_Accounts):
         await self._db.run(retire)
 
 
-class SqliteTokens(_Accounts):
+class SqliteTokens(SqliteAccounts):
     """`Tokens` on SQLite."""
 
     async def authenticate(self, token: str) -> Principal:
@@ -299,7 +299,7 @@ class SqliteTokens(_Accounts):
         return token
 
 
-class SqliteQuarantine(_Accounts):
+class SqliteQuarantine(SqliteAccounts):
     """`Quarantine` on SQLite."""
 
     async def until(self, local_part: str) -> float | None:
@@ -317,7 +317,7 @@ class SqliteQuarantine(_Accounts):
         return await self._db.run(lambda c: c.execute("DELETE FROM quarantine WHERE until <= ?", (now,)).rowcount)
 
 
-class SqliteUiSessions(_Accounts):
+class SqliteUiSessions(SqliteAccounts):
     """`UiSessions` on SQLite."""
 
     async def add(self, session_hash: str, token: str, *, keep: int) -> None:

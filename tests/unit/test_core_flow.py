@@ -1,0 +1,208 @@
+"""Sync, Inbox and Retention directly, on the real embedded source and the SQLite store.
+
+No HTTP here: each test drives one of the three through its own methods, with real copies
+delivered into a real Maildir, so a failure names the part that broke.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from gateway.errors import InvalidInput, NotFound
+from gateway.inbox import Inbox, ListQuery, WaitQuery
+from gateway.retention import Retention
+from gateway.sources.local import LocalSource
+from gateway.store import CopyRecord, Identity, Store
+from gateway.store.sqlite import open_sqlite
+from gateway.sync import GENERATION_KEY, Sync
+from tests.conftest import make_message
+
+DOMAIN = "d.test"
+MAX_BYTES = 1024 * 1024
+
+
+@dataclass
+class Flow:
+    source: LocalSource
+    store: Store
+    sync: Sync
+    inbox: Inbox
+    indexed: list[Sequence[CopyRecord]]
+
+    async def mail(self, to: Sequence[str], subject: str, *, text: str = "Hello.") -> list[str]:
+        """Deliver one message (one copy per recipient) and index it; its copy ids."""
+        ids = await self.source.deliver(make_message(to=to, subject=subject, text=text).as_bytes(), to)
+        changes = await self.source.next_batch()
+        assert changes is not None and changes.added == ids
+        await self.sync.ingest(changes.added)
+        return ids
+
+    async def subjects(self, identity: Identity, **query: object) -> list[str]:
+        page = await self.inbox.listing(identity, ListQuery(**query))  # type: ignore[arg-type]
+        return [s.subject for s in page.summaries]
+
+
+@pytest.fixture
+async def flow(tmp_path: Path) -> AsyncIterator[Flow]:
+    source = LocalSource(tmp_path / "maildir")
+    store = open_sqlite(tmp_path / "data", domain=DOMAIN, clock=time.time)
+    sync = Sync(source, store.index, catchall=f"catchall@{DOMAIN}", max_bytes=MAX_BYTES)
+    indexed: list[Sequence[CopyRecord]] = []
+    sync.on_indexed(indexed.append)
+    await source.start()
+    yield Flow(source, store, sync, Inbox(store, source, max_bytes=MAX_BYTES), indexed)
+    await source.stop()
+    await store.engine.close()
+
+
+async def person(flow: Flow, name: str) -> Identity:
+    return (await flow.store.identities.create(name))[0]
+
+
+# --- Sync -----------------------------------------------------------------------------
+
+
+async def test_ingest_indexes_each_copy_and_tells_the_listeners(flow: Flow) -> None:
+    a, b = await person(flow, "a"), await person(flow, "b")
+    ids = await flow.mail([a.address, b.address], "to both")
+    assert await flow.store.index.known_ids() == set(ids)
+    assert [sorted(r.grants) for batch in flow.indexed for r in batch] == [[a.address, b.address]] * 2
+    # Two copies of one message: one message key, and each address sees it once.
+    assert len({r.message_key for batch in flow.indexed for r in batch}) == 1
+    assert await flow.subjects(a) == ["to both"] and await flow.subjects(b) == ["to both"]
+
+
+async def test_catch_up_indexes_what_the_index_lacks_and_forgets_what_left(flow: Flow) -> None:
+    a = await person(flow, "a")
+    kept = await flow.source.deliver(make_message(to=a.address, subject="kept").as_bytes(), [a.address])
+    gone = await flow.source.deliver(make_message(to=a.address, subject="gone").as_bytes(), [a.address])
+    await flow.sync.catch_up()
+    assert await flow.store.index.known_ids() == set(kept + gone)
+    flow.source.maildir.remove(gone[0])  # behind the gateway's back
+    await flow.sync.catch_up()
+    assert await flow.store.index.known_ids() == set(kept)
+    assert await flow.subjects(a) == ["kept"]
+
+
+async def test_a_new_source_generation_empties_and_rebuilds_the_index(flow: Flow) -> None:
+    a = await person(flow, "a")
+    await flow.mail([a.address], "one")
+    await flow.store.index.set_meta(GENERATION_KEY, "an older generation")
+    await flow.store.index.add([CopyRecord("stale", 1.0, 1, "x", (), "stale", "k", frozenset({a.address}))])
+    await flow.sync.catch_up()
+    assert await flow.store.index.get_meta(GENERATION_KEY) == flow.source.generation
+    assert "stale" not in await flow.store.index.known_ids()
+    assert await flow.subjects(a) == ["one"]
+
+
+# --- Inbox ----------------------------------------------------------------------------
+
+
+async def test_inbox_pages_and_refuses_two_cursors(flow: Flow) -> None:
+    a = await person(flow, "a")
+    for i in range(5):
+        await flow.mail([a.address], f"m{i}")
+    page = await flow.inbox.listing(a, ListQuery(limit=2))
+    assert [s.subject for s in page.summaries] == ["m4", "m3"] and page.next_before_id == page.summaries[-1].id
+    rest = await flow.inbox.listing(a, ListQuery(limit=10, before_id=page.next_before_id))
+    assert [s.subject for s in rest.summaries] == ["m2", "m1", "m0"] and rest.next_before_id is None
+    with pytest.raises(InvalidInput):
+        await flow.inbox.listing(a, ListQuery(before_id="x", after_id="y"))
+    with pytest.raises(NotFound):
+        await flow.inbox.listing(a, ListQuery(before_id="no-such-message"))
+
+
+async def test_an_identity_never_sees_mail_from_before_it_existed(flow: Flow) -> None:
+    early = await person(flow, "early")
+    await flow.mail([early.address, f"late@{DOMAIN}"], "before late existed")
+    late = await person(flow, "late")
+    await flow.mail([late.address], "after")
+    assert await flow.subjects(late) == ["after"]
+    (old,) = (await flow.inbox.listing(early, ListQuery())).summaries
+    with pytest.raises(NotFound):
+        await flow.inbox.summary(late, old.id)
+    with pytest.raises(NotFound):  # not even as a paging cursor
+        await flow.inbox.listing(late, ListQuery(before_id=old.id))
+
+
+async def test_claims_hand_out_unseen_mail_oldest_first_once(flow: Flow) -> None:
+    a = await person(flow, "a")
+    for code in ("111111", "222222"):
+        await flow.mail([a.address], code)
+    first = await flow.inbox.claim(a, WaitQuery())
+    second = await flow.inbox.claim(a, WaitQuery())
+    assert first is not None and second is not None
+    assert (first.subject, second.subject) == ("111111", "222222")
+    assert await flow.inbox.claim(a, WaitQuery()) is None  # both held
+    await flow.inbox.settle(a, first, delivered=True, mark_seen=True)
+    await flow.inbox.settle(a, second, delivered=False, mark_seen=True)  # never reached its client
+    again = await flow.inbox.claim(a, WaitQuery())
+    assert again is not None and again.subject == "222222"
+    # With include_seen: the newest match no other wait holds (222222 is held by the wait above).
+    newest = await flow.inbox.claim(a, WaitQuery(include_seen=True))
+    assert newest is not None and newest.subject == "111111" and newest.seen
+    await flow.inbox.settle(a, newest, delivered=True, mark_seen=True)
+    await flow.inbox.settle(a, again, delivered=True, mark_seen=True)
+    newest = await flow.inbox.claim(a, WaitQuery(include_seen=True))
+    assert newest is not None and newest.subject == "222222" and newest.seen
+
+
+async def test_read_marks_seen_only_when_asked(flow: Flow) -> None:
+    a = await person(flow, "a")
+    (copy_id,) = await flow.mail([a.address], "read me", text="Your code is 314159.")
+    peek = await flow.inbox.read(a, copy_id, mark_seen=False)
+    assert not peek.summary.seen and peek.parsed.subject == "read me"
+    assert [c.value for c in peek.summary.codes] == ["314159"]
+    assert (await flow.inbox.read(a, copy_id, mark_seen=True)).summary.seen
+    assert (await flow.inbox.listing(a, ListQuery())).summaries[0].seen
+    assert not (await flow.inbox.set_seen(a, copy_id, False)).seen
+
+
+async def test_delete_expunges_only_once_nobody_sees_the_message(flow: Flow) -> None:
+    a, b = await person(flow, "a"), await person(flow, "b")
+    copies = await flow.mail([a.address, b.address], "shared")
+    (mine,) = (await flow.inbox.listing(a, ListQuery())).summaries
+    await flow.inbox.delete(a, mine.id)
+    assert await flow.subjects(a) == [] and await flow.subjects(b) == ["shared"]
+    assert sorted(await flow.source.snapshot()) == sorted(copies)  # b still sees it
+    (theirs,) = (await flow.inbox.listing(b, ListQuery())).summaries
+    await flow.inbox.delete(b, theirs.id)
+    assert await flow.source.snapshot() == [] and await flow.store.index.count() == 0
+
+
+# --- Retention ------------------------------------------------------------------------
+
+
+async def test_retention_deletes_old_mail_from_the_mailbox_index_and_marks(flow: Flow) -> None:
+    a = await person(flow, "a")
+    (old,) = await flow.mail([a.address], "old")
+    await flow.store.marks.set_seen(a, (await flow.inbox.summary(a, old)).message_key, True)
+    later = time.time() + 31 * 86400
+    retention = Retention(flow.source, flow.store, days=30)
+    assert await retention.sweep(now=time.time()) == 0  # nothing is 30 days old yet
+    assert await retention.sweep(now=later) == 1
+    assert await flow.source.snapshot() == [] and await flow.store.index.count() == 0
+    assert await flow.subjects(a) == []
+    rows = await flow.store.engine.db.run(lambda c: c.execute("SELECT count(*) FROM marks").fetchone())  # type: ignore[attr-defined]
+    assert rows == (0,)  # the mark went with the message's last copy
+
+
+async def test_retention_zero_keeps_everything(flow: Flow) -> None:
+    a = await person(flow, "a")
+    await flow.mail([a.address], "kept")
+    assert await Retention(flow.source, flow.store, days=0).sweep(now=time.time() + 365 * 86400) == 0
+    assert await flow.subjects(a) == ["kept"]
+
+
+async def test_retention_drops_cursors_of_removed_mail_with_it(flow: Flow) -> None:
+    a = await person(flow, "a")
+    (copy_id,) = await flow.mail([a.address], "deleted then aged")
+    await flow.inbox.delete(a, copy_id)
+    assert await flow.store.index.cursor_of(a.address, copy_id) is not None  # a deleted message stays a cursor
+    await Retention(flow.source, flow.store, days=30).sweep(now=time.time() + 31 * 86400)
+    assert await flow.store.index.cursor_of(a.address, copy_id) is None

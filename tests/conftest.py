@@ -28,6 +28,7 @@ from gateway.sources.base import MailSource
 from gateway.sources.imap import message_id
 from gateway.sources.local import LocalSource
 from tests.mailstack import MailStack, free_port, running_stack
+from tests.postgres import PostgresCluster
 
 ADMIN_TOKEN = "am_test-admin-token-0123456789abcdef"
 DOMAIN = "agents.test"
@@ -298,3 +299,24 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("corpus/otp precision and recall")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A throwaway PostgreSQL cluster (tests/postgres.py) for the session, stopped and removed at the end."""
+    with PostgresCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """The DSN of a fresh, empty database of its own for this test; dropped afterwards (open sessions too)."""
+    name = f"test_{secrets.token_hex(8)}"
+    dsn = postgres_cluster.create_database(name)
+    try:
+        yield dsn
+    finally:
+        postgres_cluster.drop_database(name)

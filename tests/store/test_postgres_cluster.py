@@ -84,6 +84,11 @@ async def test_the_server_is_tuned_for_tests_and_listens_on_loopback_only(postgr
     }
 
 
+def test_these_tests_are_in_the_postgres_tier(request: pytest.FixtureRequest, postgres_dsn: str) -> None:
+    assert request.node.get_closest_marker("postgres") is not None
+    assert request.node.get_closest_marker("dovecot") is None
+
+
 def test_a_stopped_cluster_leaves_nothing_behind() -> None:
     with PostgresCluster() as cluster:  # its own, beside the session's
         root = cluster.root

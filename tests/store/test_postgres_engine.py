@@ -112,9 +112,7 @@ async def test_calls_before_start_or_after_close_are_store_errors(postgres_dsn: 
     ],
     ids=["other-table", "other-meta", "meta-not-ours"],
 )
-async def test_a_foreign_database_fails_closed_and_is_left_as_it_was(
-    postgres_dsn: str, statements: list[str]
-) -> None:
+async def test_a_foreign_database_fails_closed_and_is_left_as_it_was(postgres_dsn: str, statements: list[str]) -> None:
     await _run(postgres_dsn, *statements)
     before = await _snapshot(postgres_dsn)
     store = _open(postgres_dsn)
@@ -159,9 +157,7 @@ async def test_a_database_lost_while_running_is_a_store_error(
 # --- several gateways on one database ---------------------------------------------------
 
 
-async def test_gateways_starting_at_once_on_an_empty_database_create_it_once(
-    postgres_dsn: str, started: Any
-) -> None:
+async def test_gateways_starting_at_once_on_an_empty_database_create_it_once(postgres_dsn: str, started: Any) -> None:
     stores = [_open(postgres_dsn) for _ in range(4)]
     await started(*stores)
     assert await _tables(postgres_dsn) == TABLES

@@ -138,8 +138,7 @@ class PostgresIdentities(_Accounts):
                 assert row is not None
                 identity_id = int(row[0])
                 await conn.execute(
-                    "INSERT INTO tokens (id, kind, hash, identity_id, created_at)"
-                    " VALUES (%s, 'identity', %s, %s, %s)",
+                    "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (%s, 'identity', %s, %s, %s)",
                     (f"id_{identity_id}", hash_token(token), identity_id, now),
                 )
         except psycopg.errors.UniqueViolation:

@@ -69,7 +69,10 @@ class Database:
         if self._pool is not None:
             return
         try:
-            conninfo = make_conninfo(self._dsn, connect_timeout=str(max(1, round(self._connect_timeout))))
+            # The URL's own connect_timeout, when it has one, wins over ours.
+            given = "connect_timeout" in conninfo_to_dict(self._dsn)
+            timeout = {} if given else {"connect_timeout": str(max(1, round(self._connect_timeout)))}
+            conninfo = make_conninfo(self._dsn, **timeout)
         except psycopg.Error as exc:
             raise StoreError(f"AGENTMAIL_DATABASE_URL is not a valid PostgreSQL URL: {self.scrub(exc)}") from None
         # The pool retries a refused connection until its timeout and then only says it timed

@@ -1,9 +1,10 @@
 # The two commands: `make run` starts the gateway, `make test` runs every check.
+# `make test-fast` is the inner loop: no real mail stack, PostgreSQL, browser or spawned processes.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test test-fast lint bench clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +23,10 @@ lint: setup
 
 test: lint
 	$(PY) -m pytest
+
+# The tiers are markers that tests/conftest.py gives from the fixtures a test uses.
+test-fast: setup
+	$(PY) -m pytest -m "not dovecot and not postgres and not browser and not stdio" -x -q
 
 bench: setup
 	$(PY) bench/run.py

@@ -9,9 +9,11 @@ Dovecot stack started once per session. Nothing here touches the process environ
 from __future__ import annotations
 
 import asyncio
+import inspect
 import secrets
 import smtplib
 import socket
+import types
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -28,6 +30,7 @@ from gateway.sources.base import MailSource
 from gateway.sources.imap import message_id
 from gateway.sources.local import LocalSource
 from tests.mailstack import MailStack, free_port, running_stack
+from tests.postgres import PostgresCluster
 
 ADMIN_TOKEN = "am_test-admin-token-0123456789abcdef"
 DOMAIN = "agents.test"
@@ -302,3 +305,116 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.section("corpus/otp precision and recall")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A throwaway PostgreSQL cluster (tests/postgres.py) for the session, stopped and removed at the end."""
+    with PostgresCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def postgres_dsn(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """The DSN of a fresh, empty database of its own for this test; dropped afterwards (open sessions too)."""
+    name = f"test_{secrets.token_hex(8)}"
+    dsn = postgres_cluster.create_database(name)
+    try:
+        yield dsn
+    finally:
+        postgres_cluster.drop_database(name)
+
+
+# -- test tiers ------------------------------------------------------------------------------
+# Each marker (registered in pyproject.toml) is given from what a test needs, never from where
+# it lives: the fixtures it uses (directly or through others), the `source` it is parametrised
+# with, and the names its code refers to (its own body, its fixtures' bodies, and the helpers
+# of this suite those call). `make test-fast` deselects every tier.
+
+TIER_FIXTURES: dict[str, frozenset[str]] = {
+    "dovecot": frozenset({"mailstack"}),
+    "postgres": frozenset({"postgres_cluster", "postgres_dsn"}),
+    "browser": frozenset({"chromium", "browser"}),
+    "stdio": frozenset(),
+}
+"""A test using any of these fixtures (anywhere in its fixture closure) is in the tier."""
+TIER_NAMES: dict[str, frozenset[str]] = {
+    "dovecot": frozenset({"ensure_installed", "running_stack", "MailStack"}),
+    "postgres": frozenset({"PostgresCluster"}),
+    "browser": frozenset({"ensure_chromium", "async_playwright"}),
+    # The MCP SDK's stdio client spawning agentmail-mcp, or a child process of this Python.
+    "stdio": frozenset({"mcp_client", "stdio_client", "Popen", "create_subprocess_exec", "executable"}),
+}
+"""A test whose code (or its fixtures' or helpers') refers to any of these names is in the tier."""
+TIER_SOURCES = {"imap": "dovecot"}
+"""tests/api run every test once per `source`; `imap` is the real stack (see tests/api/conftest.py)."""
+
+
+def _code_names(code: types.CodeType) -> Iterator[str]:
+    """Global and attribute names `code` and the functions nested in it refer to."""
+    yield from code.co_names
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_names(const)
+
+
+def _referenced_names(roots: Sequence[object]) -> set[str]:
+    """Names referred to by `roots` (functions) and, transitively, by the suite's own helpers they use."""
+    names: set[str] = set()
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        obj = inspect.unwrap(todo.pop())  # type: ignore[arg-type]
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, type):
+            todo.extend(v for v in vars(obj).values() if inspect.isfunction(v))
+            continue
+        code = getattr(obj, "__code__", None)
+        if not isinstance(code, types.CodeType):
+            continue
+        found = set(_code_names(code))
+        names |= found
+        module = getattr(obj, "__module__", "") or ""
+        scope = getattr(obj, "__globals__", {})
+        for name in found:
+            helper = scope.get(name)
+            helper_module = getattr(helper, "__module__", "") or ""
+            # Follow the suite's helpers (same module, or anything under tests/), never libraries.
+            if (inspect.isfunction(helper) or isinstance(helper, type)) and (
+                helper_module == module or helper_module.startswith("tests")
+            ):
+                todo.append(helper)
+    return names
+
+
+def tiers_of(item: pytest.Item) -> set[str]:
+    """The tier markers `item` needs (see TIER_FIXTURES, TIER_NAMES, TIER_SOURCES)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    tiers = {tier for tier, wanted in TIER_FIXTURES.items() if fixtures & wanted}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None:
+        tier = TIER_SOURCES.get(str(callspec.params.get("source")))
+        if tier is not None:
+            tiers.add(tier)
+    roots: list[object] = []
+    if isinstance(item, pytest.Function):
+        roots.append(item.function)
+    info = getattr(item, "_fixtureinfo", None)  # the fixture definitions in the item's closure
+    for defs in getattr(info, "name2fixturedefs", {}).values():
+        roots.extend(fixturedef.func for fixturedef in defs)
+    names = _referenced_names(roots)
+    tiers |= {tier for tier, wanted in TIER_NAMES.items() if names & wanted}
+    return tiers
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: the markers must be there by then
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every collected test with the tiers it needs."""
+    for item in items:
+        for tier in sorted(tiers_of(item)):
+            item.add_marker(tier)

@@ -1,11 +1,15 @@
-"""Which engine a gateway runs on: PostgreSQL when AGENTMAIL_DATABASE_URL is set, else SQLite."""
+"""Which engine a gateway runs on: PostgreSQL when AGENTMAIL_DATABASE_URL is set, else SQLite.
+
+psycopg is imported only on the PostgreSQL path (it is the optional `postgres` extra).
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 
-from gateway.config import Settings
+from gateway.config import Secret, Settings
+from gateway.errors import StoreError
 from gateway.store import Store
 
 __all__ = ["open_store", "reserved_names"]
@@ -17,7 +21,11 @@ def reserved_names(settings: Settings) -> frozenset[str]:
 
 
 def open_store(settings: Settings, *, clock: Callable[[], float] = time.time) -> Store:
-    """The store of these settings; StoreError when it cannot be trusted (SQLite: checked now)."""
+    """The store of these settings; StoreError when it cannot be trusted (SQLite: checked now, PostgreSQL: at start)."""
+    # Not every Settings has the field yet; a SQLite gateway never imports psycopg.
+    database_url: Secret | None = getattr(settings, "database_url", None)
+    if database_url is not None:
+        return _open_postgres(settings, database_url.reveal(), clock)
     from gateway.store.sqlite import maildir_keys, open_sqlite
 
     return open_sqlite(
@@ -27,4 +35,23 @@ def open_store(settings: Settings, *, clock: Callable[[], float] = time.time) ->
         quarantine_seconds=settings.reuse_quarantine,
         clock=clock,
         message_keys=maildir_keys(settings.data_dir / "maildir", max_bytes=settings.max_message_bytes),
+    )
+
+
+def _open_postgres(settings: Settings, dsn: str, clock: Callable[[], float]) -> Store:
+    try:
+        from gateway.store.postgres import open_postgres
+    except ImportError as exc:
+        # psycopg, psycopg_pool or libpq (psycopg names no module then); any other is our bug.
+        if exc.name is not None and not exc.name.startswith("psycopg"):
+            raise
+        raise StoreError(
+            "AGENTMAIL_DATABASE_URL needs the postgres extra: pip install 'agentmail-gateway[postgres]'"
+        ) from None
+    return open_postgres(
+        dsn,
+        domain=settings.domain,
+        reserved=reserved_names(settings),
+        quarantine_seconds=settings.reuse_quarantine,
+        clock=clock,
     )

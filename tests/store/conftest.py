@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gateway.store import Store
+from gateway.store.postgres import open_postgres
 from gateway.store.sqlite import open_sqlite
 
 DOMAIN = "d.test"
@@ -30,7 +31,7 @@ def clock() -> Clock:
     return Clock()
 
 
-ENGINES = ["sqlite"]
+ENGINES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
 @pytest.fixture(params=ENGINES)
@@ -43,9 +44,13 @@ StoreFactory = Callable[..., Awaitable[Store]]
 
 
 @pytest.fixture
-async def open_store(engine: str, tmp_path: Path, clock: Clock) -> AsyncIterator[StoreFactory]:
+async def open_store(
+    engine: str, tmp_path: Path, clock: Clock, request: pytest.FixtureRequest
+) -> AsyncIterator[StoreFactory]:
     """Opens the test's store (again, after a close: the same files or database)."""
     opened: list[Store] = []
+    # Asked for only here, so the SQLite runs need no PostgreSQL; one database per test.
+    dsn = str(request.getfixturevalue("postgres_dsn")) if engine == "postgresql" else None
 
     async def make(**overrides: Any) -> Store:
         options: dict[str, Any] = {
@@ -55,7 +60,7 @@ async def open_store(engine: str, tmp_path: Path, clock: Clock) -> AsyncIterator
             "clock": clock,
         }
         options.update(overrides)
-        store = open_sqlite(tmp_path / "data", **options)
+        store = open_sqlite(tmp_path / "data", **options) if dsn is None else open_postgres(dsn, **options)
         await store.engine.start()
         opened.append(store)
         return store

@@ -1,0 +1,83 @@
+"""The PostgreSQL engine (`AGENTMAIL_DATABASE_URL`): durable tables and the index in one database, a psycopg 3 pool.
+
+Any number of gateways may share the database: identity ids come from an identity column,
+claims and rate events are rows changed by single atomic statements, a name's creation holds
+an advisory lock on that name. Times come from the injected clock, never from `now()`.
+Importing this package imports psycopg: only `gateway.store.open` does, and only when a
+database URL is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gateway.errors import StoreError
+from gateway.store import Store
+from gateway.store.postgres.accounts import (
+    PostgresIdentities,
+    PostgresQuarantine,
+    PostgresTokens,
+    PostgresUiSessions,
+)
+from gateway.store.postgres.database import CONNECT_TIMEOUT, Database
+from gateway.store.postgres.index import PostgresIndex
+from gateway.store.postgres.marks import PostgresClaims, PostgresMarks, PostgresRateLimits
+from gateway.store.postgres.schema import SCHEMA_VERSION, ensure_schema
+
+__all__ = ["SCHEMA_VERSION", "PostgresEngine", "open_postgres"]
+
+
+class PostgresEngine:
+    """Owns the pool: `start` connects and creates or checks the schema, failing closed."""
+
+    kind = "postgresql"
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def start(self) -> None:
+        """Connect, open the pool and create (or check) the schema; StoreError when it cannot be trusted."""
+        await self.db.start()
+        try:
+            await ensure_schema(self.db)
+        except BaseException:
+            await self.db.close()
+            raise
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self.db.close()
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query right now."""
+        try:
+            return await self.db.fetchone("SELECT 1") == (1,)
+        except StoreError:
+            return False
+
+
+def open_postgres(
+    dsn: str,
+    *,
+    domain: str,
+    reserved: frozenset[str] = frozenset(),
+    quarantine_seconds: float = 7 * 86400.0,
+    clock: Callable[[], float],
+    min_connections: int = 2,
+    max_connections: int = 10,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> Store:
+    """The store in the database at `dsn`; nothing connects until `store.engine.start()`."""
+    db = Database(dsn, min_size=min_connections, max_size=max_connections, connect_timeout=connect_timeout)
+    accounts = {"domain": domain, "reserved": reserved, "quarantine_seconds": quarantine_seconds, "clock": clock}
+    return Store(
+        engine=PostgresEngine(db),
+        identities=PostgresIdentities(db, **accounts),  # type: ignore[arg-type]
+        tokens=PostgresTokens(db, **accounts),  # type: ignore[arg-type]
+        quarantine=PostgresQuarantine(db, **accounts),  # type: ignore[arg-type]
+        marks=PostgresMarks(db),
+        sessions=PostgresUiSessions(db, **accounts),  # type: ignore[arg-type]
+        claims=PostgresClaims(db, clock),
+        limits=PostgresRateLimits(db, clock),
+        index=PostgresIndex(db, clock),
+    )

@@ -1,0 +1,354 @@
+"""PostgreSQL identities, tokens, quarantine and /ui sessions: who may call, and as whom.
+
+The same rules as the SQLite engine (gateway/store/sqlite/accounts.py), for any number of
+gateways on one database: creating a name takes an advisory lock on that name for its
+transaction, and the unique local part is the guard behind it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import string
+from collections.abc import Callable, Sequence
+from typing import Final, Literal, LiteralString
+
+import psycopg
+
+from gateway.errors import Conflict, InvalidInput, NotFound, Unauthorized
+from gateway.names import check_local_part, random_local_part
+from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
+from gateway.store.postgres.database import Connection, Database, Row
+from gateway.store.postgres.schema import LOCK_NAMESPACE
+
+__all__ = ["PostgresIdentities", "PostgresQuarantine", "PostgresTokens", "PostgresUiSessions"]
+
+# ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
+_ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
+_SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most this often
+_COLUMNS: Final = "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
+_LOCK_NAME: Final = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"  # one name's creations, one at a time
+
+
+class _Accounts:
+    """What the four concerns share: the database, the domain and the clock."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        domain: str,
+        reserved: frozenset[str],
+        quarantine_seconds: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self._db = db
+        self.domain = domain
+        self._reserved = reserved
+        self._quarantine = quarantine_seconds
+        self._clock = clock
+
+    def _identity(self, row: Sequence[object]) -> Identity:
+        local = str(row[1])
+        return Identity(
+            int(row[0]),  # type: ignore[call-overload]
+            f"{local}@{self.domain}",
+            local,
+            float(row[2]),  # type: ignore[arg-type]
+            None if row[3] is None else float(row[3]),  # type: ignore[arg-type]
+            None if row[4] is None else str(row[4]),
+            None if row[5] is None else str(row[5]),
+            bool(row[6]),
+            None if row[7] is None else (str(row[7]), str(row[8])),
+        )
+
+    async def _principal(self, conn: Connection, token_id: str, kind: str, identity_id: int | None) -> Principal | None:
+        """Who a token row stands for; None for an identity that is gone or expired."""
+        if kind == "admin":
+            return Principal("admin", token_id)
+        if kind == "provision":
+            return Principal("provisioner", token_id)
+        cur = await conn.execute(f"SELECT {_COLUMNS} FROM identities WHERE id = %s", (identity_id,))  # noqa: S608
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        identity = self._identity(row)
+        if identity.expired(self._clock()):
+            return None
+        return Principal("identity", token_id, identity)
+
+    async def _end_sessions_of(self, conn: Connection, identity_id: int) -> None:
+        await conn.execute(
+            "DELETE FROM ui_sessions WHERE token_hash IN"
+            " (SELECT hash FROM tokens WHERE identity_id = %s AND kind = 'identity')",
+            (identity_id,),
+        )
+
+    async def _retire(self, conn: Connection, identity_id: int, local: str, since: float) -> None:
+        await self._end_sessions_of(conn, identity_id)
+        await conn.execute("DELETE FROM identities WHERE id = %s", (identity_id,))  # tokens, marks, claims cascade
+        await conn.execute(
+            "INSERT INTO quarantine (local_part, until) VALUES (%s, %s)"
+            " ON CONFLICT (local_part) DO UPDATE SET until = greatest(quarantine.until, excluded.until)",
+            (local, since + self._quarantine),
+        )
+
+
+class PostgresIdentities(_Accounts):
+    """`Identities` on PostgreSQL."""
+
+    async def create(
+        self,
+        local_part: str | None = None,
+        *,
+        ttl_seconds: float | None = None,
+        label: str | None = None,
+        created_by: str | None = None,
+        force: bool = False,
+        fence: tuple[str, str] | None = None,
+    ) -> tuple[Identity, str]:
+        if ttl_seconds is not None and ttl_seconds <= 0:
+            raise InvalidInput("ttl_seconds must be positive")
+        wanted = None if local_part is None else check_local_part(local_part, reserved=self._reserved)
+        now = self._clock()
+        expires = None if ttl_seconds is None else now + ttl_seconds
+        token = new_token()
+        try:
+            async with self._db.transaction() as conn:
+                if wanted is None:
+                    for _ in range(_RANDOM_NAME_TRIES):
+                        local = random_local_part()
+                        try:
+                            reused = await self._claim_name(conn, local, now, force=False)
+                            break
+                        except Conflict:
+                            continue
+                    else:
+                        raise Conflict("could not find a free random name; try again")
+                else:
+                    local = wanted
+                    reused = await self._claim_name(conn, local, now, force=force)
+                cur = await conn.execute(
+                    "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
+                    " fence_generation, fence_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                    (local, now, expires, label, created_by, reused, *(fence or (None, None))),
+                )
+                row = await cur.fetchone()
+                assert row is not None
+                identity_id = int(row[0])
+                await conn.execute(
+                    "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (%s, 'identity', %s, %s, %s)",
+                    (f"id_{identity_id}", hash_token(token), identity_id, now),
+                )
+        except psycopg.errors.UniqueViolation:
+            # Only a writer that skipped the name lock gets here (the lock serialises ours).
+            raise Conflict(f"{local}@{self.domain} is taken") from None
+        address = f"{local}@{self.domain}"
+        return Identity(identity_id, address, local, now, expires, label, created_by, reused, fence), token
+
+    async def _claim_name(self, conn: Connection, local: str, now: float, *, force: bool) -> bool:
+        """Clear the way for `local` (True if it had an earlier owner), or raise Conflict; in a transaction."""
+        # Held to the end of the transaction: a second creation of this name, in any process,
+        # waits here and then sees the first one's row.
+        await conn.execute(_LOCK_NAME, (LOCK_NAMESPACE, f"name:{local}"))
+        cur = await conn.execute("SELECT id, expires_at FROM identities WHERE local_part = %s FOR UPDATE", (local,))
+        row = await cur.fetchone()
+        if row is not None:
+            expires = row[1]
+            if expires is None or now < expires:
+                raise Conflict(f"{local}@{self.domain} is taken")
+            # Expired: the name is quarantined from its expiry, like a deleted one.
+            await self._retire(conn, int(row[0]), local, float(expires))
+        cur = await conn.execute("SELECT until FROM quarantine WHERE local_part = %s FOR UPDATE", (local,))
+        until = await cur.fetchone()
+        if until is not None and now < until[0] and not force:
+            raise Conflict(
+                f"{local}@{self.domain} was in use until recently and is quarantined until "
+                f"{utc(until[0]):%Y-%m-%dT%H:%M:%SZ} so its old mail reaches nobody new;"
+                " the admin may pass force"
+            )
+        await conn.execute("DELETE FROM quarantine WHERE local_part = %s", (local,))
+        return until is not None
+
+    async def get(self, address: str) -> Identity:
+        identity = await self.find(address)
+        if identity is None or identity.expired(self._clock()):
+            raise NotFound("no such identity")
+        return identity
+
+    async def find(self, address: str) -> Identity | None:
+        local, _, domain = address.translate(_ASCII_LOWER).rpartition("@")
+        if domain != self.domain:
+            return None
+        row = await self._db.fetchone(f"SELECT {_COLUMNS} FROM identities WHERE local_part = %s", (local,))  # noqa: S608
+        return None if row is None else self._identity(row)
+
+    async def list(
+        self, *, created_by: str | None = None, after: str | None = None, limit: int = 100
+    ) -> list[Identity]:
+        sql: list[LiteralString] = [f"SELECT {_COLUMNS} FROM identities WHERE true"]  # noqa: S608 - constant columns
+        args: list[object] = []
+        if created_by is not None:
+            sql.append("AND created_by = %s")
+            args.append(created_by)
+        if after is not None:
+            sql.append("AND local_part > %s")
+            args.append(after.translate(_ASCII_LOWER).partition("@")[0])
+        sql.append("ORDER BY local_part LIMIT %s")
+        args.append(limit)
+        rows = await self._db.fetchall(" ".join(sql), args)
+        return [self._identity(r) for r in rows]
+
+    async def delete(self, identity: Identity) -> None:
+        async with self._db.transaction() as conn:
+            await self._retire(conn, identity.id, identity.local_part, self._clock())
+
+
+class PostgresTokens(_Accounts):
+    """`Tokens` on PostgreSQL."""
+
+    async def authenticate(self, token: str) -> Principal:
+        digest = hash_token(token)
+        async with self._db.transaction() as conn:
+            cur = await conn.execute("SELECT id, kind, hash, identity_id FROM tokens WHERE hash = %s", (digest,))
+            row: Row | None = await cur.fetchone()
+            # The lookup is by hash (which leaks nothing about the token); compare in constant
+            # time anyway so no path ever compares secrets with `==`.
+            principal = None
+            if row is not None and hmac.compare_digest(str(row[2]), digest):
+                principal = await self._principal(conn, str(row[0]), str(row[1]), row[3])
+        if principal is None:
+            raise Unauthorized("unknown, revoked or expired token")
+        return principal
+
+    async def admin_origin(self) -> Literal["configured", "generated"] | None:
+        row = await self._db.fetchone("SELECT label FROM tokens WHERE kind = 'admin'")
+        if row is None:
+            return None
+        return "configured" if row[0] == "configured" else "generated"
+
+    async def set_admin(self, token: str, *, origin: Literal["configured", "generated"]) -> None:
+        digest = hash_token(token)
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM ui_sessions WHERE token_hash IN"
+                " (SELECT hash FROM tokens WHERE kind = 'admin' AND hash != %s)",
+                (digest,),
+            )
+            # An upsert, not delete + insert: replicas starting at once each set the admin
+            # token, and a second plain insert of the 'admin' row would fail on its key.
+            await conn.execute(
+                "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES ('admin', 'admin', %s, %s, %s)"
+                " ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, label = excluded.label,"
+                " created_at = excluded.created_at",
+                (digest, origin, self._clock()),
+            )
+
+    async def create_provisioner(self, label: str | None = None) -> tuple[ApiToken, str]:
+        token = new_token()
+        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock())
+        await self._db.execute(
+            "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES (%s, 'provision', %s, %s, %s)",
+            (record.id, hash_token(token), label, record.created_ts),
+        )
+        return record, token
+
+    async def list_provisioners(self) -> list[ApiToken]:
+        rows = await self._db.fetchall(
+            "SELECT id, label, created_at FROM tokens WHERE kind = 'provision' ORDER BY created_at, id"
+        )
+        return [ApiToken(str(r[0]), "provision", r[1], float(r[2])) for r in rows]
+
+    async def delete_provisioner(self, token_id: str) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM ui_sessions WHERE token_hash IN"
+                " (SELECT hash FROM tokens WHERE id = %s AND kind = 'provision')",
+                (token_id,),
+            )
+            cur = await conn.execute("DELETE FROM tokens WHERE id = %s AND kind = 'provision'", (token_id,))
+            deleted = cur.rowcount
+        if deleted == 0:
+            raise NotFound("no such token")
+
+    async def rotate(self, identity: Identity) -> str:
+        token = new_token()
+        async with self._db.transaction() as conn:
+            # The sessions would fail their token check anyway; deleting them keeps no dead rows.
+            await self._end_sessions_of(conn, identity.id)
+            cur = await conn.execute(
+                "UPDATE tokens SET hash = %s WHERE identity_id = %s AND kind = 'identity'",
+                (hash_token(token), identity.id),
+            )
+            changed = cur.rowcount
+        if changed == 0:
+            raise NotFound("no such identity")
+        return token
+
+
+class PostgresQuarantine(_Accounts):
+    """`Quarantine` on PostgreSQL."""
+
+    async def until(self, local_part: str) -> float | None:
+        row = await self._db.fetchone(
+            "SELECT until FROM quarantine WHERE local_part = %s AND until > %s",
+            (local_part.translate(_ASCII_LOWER), self._clock()),
+        )
+        return None if row is None else float(row[0])
+
+    async def prune(self) -> int:
+        return await self._db.execute("DELETE FROM quarantine WHERE until <= %s", (self._clock(),))
+
+
+class PostgresUiSessions(_Accounts):
+    """`UiSessions` on PostgreSQL."""
+
+    async def add(self, session_hash: str, token: str, *, keep: int) -> None:
+        digest = hash_token(token)
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO ui_sessions (hash, token_hash, created_at, used_at) VALUES (%s, %s, %s, %s)",
+                (session_hash, digest, now, now),
+            )
+            # The new session always stays; the least recently used beyond `keep` end now.
+            await conn.execute(
+                "DELETE FROM ui_sessions WHERE token_hash = %s AND hash != %s AND hash NOT IN"
+                " (SELECT hash FROM ui_sessions WHERE token_hash = %s AND hash != %s"
+                "  ORDER BY used_at DESC, created_at DESC LIMIT %s)",
+                (digest, session_hash, digest, session_hash, max(keep - 1, 0)),
+            )
+
+    async def get(self, session_hash: str, *, max_age: float, idle: float) -> Principal | None:
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(
+                "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id"
+                " FROM ui_sessions s LEFT JOIN tokens t ON t.hash = s.token_hash WHERE s.hash = %s",
+                (session_hash,),
+            )
+            row = await cur.fetchone()
+            if row is None:
+                return None
+            created, used, token_id, kind, identity_id = row
+            now = self._clock()
+            principal = None
+            if token_id is not None and now - created < max_age and now - used < idle:
+                principal = await self._principal(conn, str(token_id), str(kind), identity_id)
+            if principal is None:
+                await conn.execute("DELETE FROM ui_sessions WHERE hash = %s", (session_hash,))
+                return None
+            if now - used >= _SESSION_TOUCH_SECONDS:
+                await conn.execute("UPDATE ui_sessions SET used_at = %s WHERE hash = %s", (now, session_hash))
+            return principal
+
+    async def delete(self, session_hash: str) -> None:
+        await self._db.execute("DELETE FROM ui_sessions WHERE hash = %s", (session_hash,))
+
+    async def prune(self, *, max_age: float, idle: float) -> int:
+        now = self._clock()
+        return await self._db.execute(
+            "DELETE FROM ui_sessions WHERE created_at <= %s OR used_at <= %s"
+            " OR NOT EXISTS (SELECT 1 FROM tokens t WHERE t.hash = ui_sessions.token_hash)",
+            (now - max_age, now - idle),
+        )

@@ -1,0 +1,137 @@
+"""The connection pool every PostgreSQL store call borrows from, and how its failures read.
+
+Every block of `transaction()` is one transaction on one pooled connection: committed when
+the block ends, rolled back when it raises. A failed connection becomes StoreError; library
+text only reaches a message after its credentials are scrubbed (see `describe`, `scrub`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Final, LiteralString
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from gateway.errors import StoreError
+
+__all__ = ["Connection", "Database", "Row", "describe", "scrub"]
+
+Row = tuple[Any, ...]
+Connection = psycopg.AsyncConnection[Row]
+
+CONNECT_TIMEOUT: Final = 10.0  # seconds libpq may take to reach the server (its connect_timeout)
+BORROW_TIMEOUT: Final = 10.0  # seconds a call waits for a free pooled connection before StoreError
+_URL_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*)(?::[^@/\s]*)?@", re.I)
+_KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.I)
+
+
+def describe(dsn: str) -> str:
+    """Where `dsn` points, for messages: user, host, port and database, never the password."""
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.Error:
+        return "the configured PostgreSQL URL (unparsable)"
+    host = parts.get("host") or parts.get("hostaddr") or "the default host"
+    port = parts.get("port") or "5432"
+    user = parts.get("user")
+    who = f"{user}@" if user else ""
+    return f"PostgreSQL {who}{host}:{port}/{parts.get('dbname') or '(default database)'}"
+
+
+def scrub(text: str, dsn: str) -> str:
+    """`text` (a library's message) with every password of `dsn` and any URL credentials masked."""
+    with contextlib.suppress(psycopg.Error):
+        password = conninfo_to_dict(dsn).get("password")
+        if password:
+            text = text.replace(str(password), "***")
+    text = _URL_USERINFO.sub(r"\g<scheme>\g<user>:***@", text)
+    return _KEYWORD_PASSWORD.sub(r"\1***", text)
+
+
+class Database:
+    """The pool (made and opened by `start`), and the one way calls borrow a connection from it."""
+
+    def __init__(self, dsn: str, *, min_size: int, max_size: int, connect_timeout: float = CONNECT_TIMEOUT) -> None:
+        self._dsn = dsn
+        self._min_size = min_size
+        self._max_size = max_size
+        self._connect_timeout = connect_timeout
+        self._pool: AsyncConnectionPool[Connection] | None = None
+        self.where = describe(dsn)
+        """Where the database is, safe to show (no password)."""
+
+    async def start(self) -> None:
+        """Reach the server once (exact error, fast), then open the pool waiting for its first connections."""
+        if self._pool is not None:
+            return
+        try:
+            # The URL's own connect_timeout, when it has one, wins over ours.
+            given = "connect_timeout" in conninfo_to_dict(self._dsn)
+            timeout = {} if given else {"connect_timeout": str(max(1, round(self._connect_timeout)))}
+            conninfo = make_conninfo(self._dsn, **timeout)
+        except psycopg.Error as exc:
+            raise StoreError(f"AGENTMAIL_DATABASE_URL is not a valid PostgreSQL URL: {self.scrub(exc)}") from None
+        # The pool retries a refused connection until its timeout and then only says it timed
+        # out; one direct attempt first fails at once, with libpq's reason.
+        try:
+            probe = await psycopg.AsyncConnection.connect(conninfo)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to {self.where}: {self.scrub(exc)}; refusing to start") from None
+        await probe.close()
+        pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
+            conninfo,
+            open=False,
+            min_size=self._min_size,
+            max_size=self._max_size,
+            timeout=BORROW_TIMEOUT,
+            name="agentmail-store",
+        )
+        try:
+            await pool.open(wait=True, timeout=self._connect_timeout + 5)
+        except PoolTimeout:
+            await pool.close()
+            raise StoreError(f"cannot open a connection pool to {self.where}; refusing to start") from None
+        self._pool = pool
+
+    async def close(self) -> None:
+        """Close every pooled connection (nothing happens when the pool was never opened)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    def scrub(self, exc: BaseException) -> str:
+        """A library exception's text, safe to show (see `scrub`)."""
+        return scrub(str(exc).strip(), self._dsn)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Connection]:
+        """A pooled connection inside one transaction; an unreachable database is StoreError."""
+        if self._pool is None:
+            raise StoreError("the PostgreSQL store is not started (or already closed)")
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise StoreError(f"{self.where} is unavailable: {self.scrub(exc)}") from None
+
+    async def fetchone(self, query: LiteralString, params: Sequence[object] = ()) -> Row | None:
+        """The first row of one statement, or None."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(query, params)
+            return await cur.fetchone()
+
+    async def fetchall(self, query: LiteralString, params: Sequence[object] = ()) -> list[Row]:
+        """Every row of one statement."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(query, params)
+            return await cur.fetchall()
+
+    async def execute(self, query: LiteralString, params: Sequence[object] = ()) -> int:
+        """Run one statement; how many rows it changed."""
+        async with self.transaction() as conn:
+            cur = await conn.execute(query, params)
+            return cur.rowcount

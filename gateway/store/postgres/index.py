@@ -1,0 +1,240 @@
+"""The PostgreSQL message index, read together with the durable marks and claims in the same database."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, LiteralString
+
+import msgspec
+
+from gateway.mail.models import Code, Link
+from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
+from gateway.store.postgres.database import Database, Row
+
+__all__ = ["PostgresIndex"]
+
+_SUMMARY: Final = (
+    "c.copy_id, c.message_key, c.received_at, c.size, c.from_header, c.to_json, c.subject,"
+    " c.codes_json, c.links_json, coalesce(k.seen, false)"
+)
+# An identity's grants with its own marks: one query, whatever the size of its history.
+_VISIBLE: Final = (
+    f"SELECT {_SUMMARY} FROM grants g JOIN copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
+    " LEFT JOIN marks k ON k.identity_id = %s AND k.message_key = g.message_key"
+    " WHERE g.address = %s AND g.received_at >= %s AND NOT coalesce(k.deleted, false)"
+)
+# A batch is two statements whatever its size: the copies that are new, then their grants
+# (in batch order, so the first copy of a message granted to an address wins).
+_ADD_COPIES: Final = (
+    "INSERT INTO copies (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
+    " message_key, codes_json, links_json)"
+    " SELECT * FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::text[], %s::text[])"
+    " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id"
+)
+_ADD_GRANTS: Final = (
+    "INSERT INTO grants (address, message_key, copy_id, received_at)"
+    " SELECT n.address, n.message_key, n.copy_id, n.received_at"
+    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[]) WITH ORDINALITY"
+    "  AS n (address, message_key, copy_id, received_at, position)"
+    " WHERE NOT EXISTS (SELECT 1 FROM gone WHERE gone.address = n.address AND gone.message_key = n.message_key)"
+    " ORDER BY n.position"
+    " ON CONFLICT (address, message_key) DO NOTHING"
+)
+_CODES = msgspec.json.Decoder(tuple[Code, ...])
+_LINKS = msgspec.json.Decoder(tuple[Link, ...])
+_TO = msgspec.json.Decoder(tuple[str, ...])
+
+
+def _text(value: str) -> str:
+    """PostgreSQL text cannot hold NUL (SQLite can): a header's stray NUL becomes U+FFFD."""
+    return value.replace("\x00", "\ufffd")
+
+
+class PostgresIndex:
+    """`MessageIndex` on PostgreSQL."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    # --- writing --------------------------------------------------------------------
+
+    async def add(self, records: Sequence[CopyRecord]) -> None:
+        if not records:
+            return
+        columns: list[list[object]] = [[] for _ in range(11)]
+        for r in records:
+            row = (
+                r.copy_id,
+                r.received_ts,
+                r.size,
+                _text(r.from_header),
+                msgspec.json.encode(r.to).decode(),  # JSON escapes NUL itself
+                _text(r.subject),
+                _text(r.from_header.casefold()),
+                _text(r.subject.casefold()),
+                r.message_key,
+                msgspec.json.encode(r.codes).decode(),
+                msgspec.json.encode(r.links).decode(),
+            )
+            for column, value in zip(columns, row, strict=True):
+                column.append(value)
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(_ADD_COPIES, columns)
+            new = {str(r[0]) for r in await cur.fetchall()}
+            grants: list[tuple[str, str, str, float]] = []
+            for r in records:
+                if r.copy_id in new:
+                    new.discard(r.copy_id)  # a copy id twice in one batch: its first record was stored
+                    grants += [(address, r.message_key, r.copy_id, r.received_ts) for address in sorted(r.grants)]
+            if grants:
+                await conn.execute(_ADD_GRANTS, [list(c) for c in zip(*grants, strict=True)])
+
+    async def remove(self, copy_ids: Iterable[str]) -> set[str]:
+        ids = list(dict.fromkeys(copy_ids))
+        if not ids:
+            return set()
+        async with self._db.transaction() as conn:
+            cur = await conn.execute("SELECT DISTINCT message_key FROM copies WHERE copy_id = ANY(%s)", (ids,))
+            keys = {str(r[0]) for r in await cur.fetchall()}
+            await conn.execute(
+                "INSERT INTO gone (address, copy_id, received_at, message_key)"
+                " SELECT address, copy_id, received_at, message_key FROM grants WHERE copy_id = ANY(%s)"
+                " ON CONFLICT (address, copy_id) DO NOTHING",
+                (ids,),
+            )
+            await conn.execute("DELETE FROM grants WHERE copy_id = ANY(%s)", (ids,))
+            await conn.execute("DELETE FROM copies WHERE copy_id = ANY(%s)", (ids,))
+            cur = await conn.execute(
+                "SELECT DISTINCT message_key FROM copies WHERE message_key = ANY(%s)", (sorted(keys),)
+            )
+            left = {str(r[0]) for r in await cur.fetchall()}
+        return keys - left
+
+    async def clear(self) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM grants")
+            await conn.execute("DELETE FROM copies")
+            await conn.execute("DELETE FROM gone")
+
+    async def forget_cursors(self, before_ts: float) -> None:
+        await self._db.execute("DELETE FROM gone WHERE received_at < %s", (before_ts,))
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._db.fetchone("SELECT value FROM index_meta WHERE key = %s", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._db.execute(
+            "INSERT INTO index_meta (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # --- reading --------------------------------------------------------------------
+
+    async def known_ids(self) -> set[str]:
+        return {str(r[0]) for r in await self._db.fetchall("SELECT copy_id FROM copies")}
+
+    async def count(self) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM copies")
+        assert row is not None
+        return int(row[0])
+
+    async def older_than(self, ts: float, limit: int) -> list[str]:
+        rows = await self._db.fetchall(
+            "SELECT copy_id FROM copies WHERE received_at < %s ORDER BY received_at, copy_id LIMIT %s", (ts, limit)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def listing(
+        self,
+        identity: Identity,
+        filters: Filters,
+        *,
+        limit: int,
+        before: Cursor | None = None,
+        after: Cursor | None = None,
+        newest_first: bool | None = None,
+    ) -> list[Summary]:
+        sql, args = self._where(identity, filters)
+        if before is not None:
+            sql.append("AND (g.received_at, g.copy_id) < (%s, %s)")
+            args += [before.received_ts, before.id]
+        if after is not None:
+            sql.append("AND (g.received_at, g.copy_id) > (%s, %s)")
+            args += [after.received_ts, after.id]
+        ascending = after is not None if newest_first is None else not newest_first
+        sql.append(
+            "ORDER BY g.received_at ASC, g.copy_id ASC LIMIT %s"
+            if ascending
+            else "ORDER BY g.received_at DESC, g.copy_id DESC LIMIT %s"
+        )
+        args.append(limit)
+        return [_summary(r) for r in await self._db.fetchall(" ".join(sql), args)]
+
+    async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
+        sql, args = self._where(identity, filters)
+        sql.append("AND g.copy_id = %s")
+        args.append(message_id)
+        row = await self._db.fetchone(" ".join(sql), args)
+        return None if row is None else _summary(row)
+
+    def _where(self, identity: Identity, filters: Filters) -> tuple[list[LiteralString], list[object]]:
+        sql: list[LiteralString] = [_VISIBLE]
+        args: list[object] = [identity.id, identity.address, filters.since_ts]
+        if filters.min_id is not None:
+            sql.append("AND g.copy_id >= %s")
+            args.append(filters.min_id)
+        # strpos, not LIKE: the user's text is matched as it is, wildcards and all.
+        if filters.sender:
+            sql.append("AND strpos(c.from_fold, %s) > 0")
+            args.append(_text(filters.sender.casefold()))
+        if filters.subject:
+            sql.append("AND strpos(c.subject_fold, %s) > 0")
+            args.append(_text(filters.subject.casefold()))
+        if filters.unseen:
+            sql.append("AND NOT coalesce(k.seen, false)")
+        if filters.unclaimed:
+            sql.append(
+                "AND NOT EXISTS (SELECT 1 FROM claims cl WHERE cl.identity_id = %s"
+                " AND cl.message_key = g.message_key AND cl.until > %s)"
+            )
+            args += [identity.id, self._clock()]
+        return sql, args
+
+    async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
+        row = await self._db.fetchone(
+            "SELECT received_at, copy_id FROM grants WHERE address = %s AND copy_id = %s"
+            " UNION ALL SELECT received_at, copy_id FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
+            (address, message_id, address, message_id),
+        )
+        return None if row is None else Cursor(float(row[0]), str(row[1]))
+
+    async def copies(self, message_id: str) -> tuple[list[str], list[Grant]]:
+        async with self._db.transaction() as conn:
+            cur = await conn.execute("SELECT message_key FROM copies WHERE copy_id = %s", (message_id,))
+            key = await cur.fetchone()
+            if key is None:
+                return [], []
+            cur = await conn.execute("SELECT copy_id FROM copies WHERE message_key = %s", key)
+            ids = [str(r[0]) for r in await cur.fetchall()]
+            cur = await conn.execute("SELECT address, copy_id, received_at FROM grants WHERE message_key = %s", key)
+            grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
+        return ids, grants
+
+
+def _summary(row: Row) -> Summary:
+    return Summary(
+        id=str(row[0]),
+        message_key=str(row[1]),
+        received_ts=float(row[2]),
+        size=int(row[3]),
+        from_header=str(row[4]),
+        to=_TO.decode(str(row[5])),
+        subject=str(row[6]),
+        codes=_CODES.decode(str(row[7])),
+        links=_LINKS.decode(str(row[8])),
+        seen=bool(row[9]),
+    )

@@ -1,0 +1,112 @@
+"""PostgreSQL marks, claims and rate counters: small rows, each change one atomic statement."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Final
+
+from gateway.store.models import Identity
+from gateway.store.postgres.database import Database
+
+__all__ = ["PostgresClaims", "PostgresMarks", "PostgresRateLimits"]
+
+# Sweeps of lapsed rows skip rows another transaction holds: two sweeping gateways never
+# wait on (or deadlock with) each other or with a claim being taken; a skipped row goes next time.
+_SWEEP_CLAIMS: Final = (
+    "DELETE FROM claims WHERE ctid IN (SELECT ctid FROM claims WHERE until <= %s FOR UPDATE SKIP LOCKED)"
+)
+_SWEEP_EVENTS: Final = (
+    "DELETE FROM rate_events WHERE id IN (SELECT id FROM rate_events WHERE expires <= %s FOR UPDATE SKIP LOCKED)"
+)
+
+
+class PostgresMarks:
+    """`Marks` on PostgreSQL."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def set_seen(self, identity: Identity, message_key: str, seen: bool) -> None:
+        await self._db.execute(
+            "INSERT INTO marks (identity_id, message_key, seen) VALUES (%s, %s, %s)"
+            " ON CONFLICT (identity_id, message_key) DO UPDATE SET seen = excluded.seen",
+            (identity.id, message_key, seen),
+        )
+
+    async def set_deleted(self, identity: Identity, message_key: str) -> None:
+        await self._db.execute(
+            "INSERT INTO marks (identity_id, message_key, deleted) VALUES (%s, %s, true)"
+            " ON CONFLICT (identity_id, message_key) DO UPDATE SET deleted = true",
+            (identity.id, message_key),
+        )
+
+    async def is_deleted(self, identity: Identity, message_key: str) -> bool:
+        row = await self._db.fetchone(
+            "SELECT 1 FROM marks WHERE identity_id = %s AND message_key = %s AND deleted",
+            (identity.id, message_key),
+        )
+        return row is not None
+
+    async def forget(self, message_keys: Iterable[str]) -> None:
+        keys = list(dict.fromkeys(message_keys))
+        if not keys:
+            return
+        async with self._db.transaction() as conn:
+            await conn.execute("DELETE FROM marks WHERE message_key = ANY(%s)", (keys,))
+            await conn.execute("DELETE FROM claims WHERE message_key = ANY(%s)", (keys,))
+
+
+class PostgresClaims:
+    """`Claims` on PostgreSQL: one row per claimed message, taken (or a lapsed one taken over) by one upsert."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def take(self, identity: Identity, message_key: str, *, ttl: float) -> bool:
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            # The row lock of the conflicting row decides: a live claim leaves the WHERE false
+            # (no row returned), a lapsed one is taken over, whichever gateway asks.
+            cur = await conn.execute(
+                "INSERT INTO claims (identity_id, message_key, until) VALUES (%s, %s, %s)"
+                " ON CONFLICT (identity_id, message_key) DO UPDATE SET until = excluded.until"
+                " WHERE claims.until <= %s RETURNING true",
+                (identity.id, message_key, now + ttl, now),
+            )
+            won = await cur.fetchone() is not None
+            await conn.execute(_SWEEP_CLAIMS, (now,))  # lapsed claims of anyone
+        return won
+
+    async def release(self, identity: Identity, message_key: str) -> None:
+        await self._db.execute(
+            "DELETE FROM claims WHERE identity_id = %s AND message_key = %s", (identity.id, message_key)
+        )
+
+
+class PostgresRateLimits:
+    """`RateLimits` on PostgreSQL: one row per event, expired rows swept as new ones arrive."""
+
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def retry_after(self, key: str, *, limit: int, window: float) -> int | None:
+        now = self._clock()
+        rows = await self._db.fetchall(
+            "SELECT at FROM rate_events WHERE key = %s AND at > %s ORDER BY at DESC LIMIT %s",
+            (key, now - window, limit),
+        )
+        if len(rows) < limit:
+            return None
+        # The oldest of the last `limit` events leaving the window brings the key under it.
+        return max(1, math.ceil(float(rows[-1][0]) + window - now))
+
+    async def record(self, key: str, *, window: float) -> None:
+        now = self._clock()
+        async with self._db.transaction() as conn:
+            await conn.execute(_SWEEP_EVENTS, (now,))
+            await conn.execute(
+                "INSERT INTO rate_events (key, at, expires) VALUES (%s, %s, %s)", (key, now, now + window)
+            )

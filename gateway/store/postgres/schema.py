@@ -1,0 +1,203 @@
+"""The PostgreSQL schema: durable tables and the message index in one database, checked (or made) at start.
+
+Schema version 1 (this engine's first). Times are epoch seconds in double precision, written
+from the store's injected clock, never `now()`. Ids, keys and addresses are `COLLATE "C"`:
+their order (listing ties, cursors, identity pages) is byte order, as in Python and SQLite,
+whatever the database's default collation.
+
+Start-up fails closed: a database with tables that are not ours, or a newer schema version,
+is refused and left as it was. Creating runs under a transaction-scoped advisory lock, so two
+gateways starting on one empty database create it once.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import psycopg
+
+from gateway.errors import StoreError
+from gateway.store.postgres.database import Connection, Database
+
+__all__ = ["APPLICATION", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
+
+SCHEMA_VERSION: Final = 1
+APPLICATION: Final = "agentmail-gateway"
+"""meta.application: what tells our `meta` table from another program's."""
+LOCK_NAMESPACE: Final = 0x616D  # "am": first key of every advisory lock this engine takes
+LOCK_SCHEMA: Final = 1  # second key: creating or upgrading the schema
+
+_DURABLE: Final = """
+CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+CREATE TABLE identities (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- never reused, never max()+1
+    local_part text COLLATE "C" NOT NULL UNIQUE,  -- the race-free guard of Identities.create
+    created_at double precision NOT NULL,
+    expires_at double precision,
+    label text,
+    created_by text COLLATE "C",
+    reused boolean NOT NULL DEFAULT false,
+    fence_generation text COLLATE "C",
+    fence_id text COLLATE "C"
+);
+CREATE INDEX identities_by_creator ON identities (created_by, local_part);
+CREATE TABLE tokens (
+    id text COLLATE "C" PRIMARY KEY,
+    kind text NOT NULL CHECK (kind IN ('admin', 'provision', 'identity')),
+    hash text COLLATE "C" NOT NULL UNIQUE,
+    identity_id bigint REFERENCES identities (id) ON DELETE CASCADE,
+    label text,
+    created_at double precision NOT NULL
+);
+CREATE INDEX tokens_by_identity ON tokens (identity_id);
+CREATE TABLE quarantine (local_part text COLLATE "C" PRIMARY KEY, until double precision NOT NULL);
+CREATE TABLE marks (
+    identity_id bigint NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
+    message_key text COLLATE "C" NOT NULL,
+    seen boolean NOT NULL DEFAULT false,
+    deleted boolean NOT NULL DEFAULT false,
+    PRIMARY KEY (identity_id, message_key)
+);
+CREATE INDEX marks_by_key ON marks (message_key);
+-- /ui sessions: `hash` of the cookie's random id, `token_hash` of the token that opened it.
+CREATE TABLE ui_sessions (
+    hash text COLLATE "C" PRIMARY KEY,
+    token_hash text COLLATE "C" NOT NULL,
+    created_at double precision NOT NULL,
+    used_at double precision NOT NULL
+);
+CREATE INDEX ui_sessions_by_token ON ui_sessions (token_hash);
+CREATE TABLE claims (
+    identity_id bigint NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
+    message_key text COLLATE "C" NOT NULL,
+    until double precision NOT NULL,
+    PRIMARY KEY (identity_id, message_key)
+);
+CREATE INDEX claims_by_key ON claims (message_key);
+CREATE INDEX claims_by_until ON claims (until);
+CREATE TABLE rate_events (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key text COLLATE "C" NOT NULL,
+    at double precision NOT NULL,
+    expires double precision NOT NULL
+);
+CREATE INDEX rate_events_by_key ON rate_events (key, at);
+CREATE INDEX rate_events_by_expiry ON rate_events (expires);
+"""
+# The message index: a cache of the mailbox (the sync refills it), beside the durable tables
+# so that listing reads grants, marks and claims in one query. JSON columns are text, not
+# jsonb: jsonb refuses \u0000 and reorders nothing we need, and the edge decodes them anyway.
+_INDEX: Final = """
+CREATE TABLE index_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+CREATE TABLE copies (
+    copy_id text COLLATE "C" PRIMARY KEY,
+    received_at double precision NOT NULL,
+    size bigint NOT NULL,
+    from_header text NOT NULL,
+    to_json text NOT NULL,
+    subject text NOT NULL,
+    from_fold text NOT NULL,
+    subject_fold text NOT NULL,
+    message_key text COLLATE "C" NOT NULL,
+    codes_json text NOT NULL,
+    links_json text NOT NULL
+);
+CREATE INDEX copies_by_key ON copies (message_key);
+CREATE INDEX copies_by_time ON copies (received_at);
+-- One row per address and message: the copy that address was granted (its message id).
+CREATE TABLE grants (
+    address text COLLATE "C" NOT NULL,
+    message_key text COLLATE "C" NOT NULL,
+    copy_id text COLLATE "C" NOT NULL,
+    received_at double precision NOT NULL,
+    PRIMARY KEY (address, message_key)
+);
+CREATE INDEX grants_listing ON grants (address, received_at, copy_id);
+CREATE INDEX grants_by_copy ON grants (copy_id);
+CREATE INDEX grants_by_key ON grants (message_key);
+-- Where removed copies sat in each address's listing (cursors; no re-grant). Pruned by retention.
+CREATE TABLE gone (
+    address text COLLATE "C" NOT NULL,
+    copy_id text COLLATE "C" NOT NULL,
+    received_at double precision NOT NULL,
+    message_key text COLLATE "C" NOT NULL,
+    PRIMARY KEY (address, copy_id)
+);
+CREATE INDEX gone_by_time ON gone (received_at);
+CREATE INDEX gone_by_key ON gone (address, message_key);
+"""
+TABLES: Final = frozenset(
+    {
+        "meta",
+        "identities",
+        "tokens",
+        "quarantine",
+        "marks",
+        "ui_sessions",
+        "claims",
+        "rate_events",
+        "index_meta",
+        "copies",
+        "grants",
+        "gone",
+    }
+)
+
+
+async def ensure_schema(db: Database) -> None:
+    """Create the schema in an empty database or check the one there; StoreError when it cannot be trusted."""
+    try:
+        async with db.transaction() as conn:
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_SCHEMA))
+            schema = await _current_schema(conn)
+            cur = await conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,))
+            tables = {str(r[0]) for r in await cur.fetchall()}
+            if not tables:
+                await conn.execute(_DURABLE + _INDEX)
+                await conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
+                    (APPLICATION, str(SCHEMA_VERSION)),
+                )
+                return
+            await _check(conn, db, schema, tables)
+    except psycopg.Error as exc:
+        # Permissions, a broken catalog, a meta table of another shape: nothing we can trust.
+        raise StoreError(f"{db.where} cannot be checked ({db.scrub(exc)}); refusing to start") from None
+
+
+async def _current_schema(conn: Connection) -> str:
+    cur = await conn.execute("SELECT current_schema()")
+    row = await cur.fetchone()
+    if row is None or row[0] is None:
+        raise StoreError("the PostgreSQL search_path names no schema to keep the store in")
+    return str(row[0])
+
+
+async def _check(conn: Connection, db: Database, schema: str, tables: set[str]) -> None:
+    """Refuse a foreign, newer, unreadable or incomplete schema; reads only, so a refusal changes nothing."""
+    foreign = f"{db.where} (schema {schema}) has tables that are not an agentmail-gateway store; refusing to start"
+    if "meta" not in tables:
+        raise StoreError(foreign)
+    try:
+        cur = await conn.execute("SELECT key, value FROM meta WHERE key IN ('application', 'schema_version')")
+    except psycopg.errors.UndefinedColumn:
+        raise StoreError(foreign) from None
+    meta = {str(k): str(v) for k, v in await cur.fetchall()}
+    if meta.get("application") != APPLICATION:
+        raise StoreError(foreign)
+    raw = meta.get("schema_version")
+    try:
+        version = int(raw or "")
+    except ValueError:
+        raise StoreError(f"{db.where} has an unreadable schema version {raw!r}; refusing to start") from None
+    if version > SCHEMA_VERSION:
+        raise StoreError(
+            f"{db.where} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
+            " (it was written by a newer gateway); refusing to start"
+        )
+    # Later versions upgrade here, step by step, under the same lock.
+    if version != SCHEMA_VERSION:
+        raise StoreError(f"{db.where} has schema version {version}, this gateway reads {SCHEMA_VERSION}")
+    missing = TABLES - tables
+    if missing:
+        raise StoreError(f"{db.where} lacks the tables {', '.join(sorted(missing))}; refusing to start")

@@ -1,0 +1,256 @@
+"""The PostgreSQL engine's own rules: fail closed at start, and several gateways (pools) on one database."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import psycopg
+import pytest
+
+from gateway.errors import Conflict, StoreError
+from gateway.store import CopyRecord, Cursor, Filters, Store
+from gateway.store.postgres import SCHEMA_VERSION, open_postgres
+from gateway.store.postgres.database import scrub
+from gateway.store.postgres.schema import TABLES
+from tests.mailstack import free_port
+from tests.postgres import PostgresCluster
+from tests.store.conftest import DOMAIN, Clock
+
+PASSWORD = "hunter2-not-for-logs"  # must never appear in a message
+
+
+def _open(dsn: str, clock: Clock | None = None, **kw: Any) -> Store:
+    return open_postgres(dsn, domain=DOMAIN, clock=clock or Clock(), **kw)
+
+
+async def _rows(dsn: str, query: str) -> list[tuple[Any, ...]]:
+    async with await psycopg.AsyncConnection.connect(dsn) as conn:
+        cur = await conn.execute(query)  # type: ignore[arg-type]
+        return await cur.fetchall()
+
+
+async def _run(dsn: str, *statements: str) -> None:
+    async with await psycopg.AsyncConnection.connect(dsn) as conn:
+        for statement in statements:
+            await conn.execute(statement)  # type: ignore[arg-type]
+
+
+async def _tables(dsn: str) -> set[str]:
+    return {r[0] for r in await _rows(dsn, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+
+
+async def _snapshot(dsn: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table: to show a refused database was left as it was."""
+    return {t: sorted(await _rows(dsn, f"SELECT * FROM {t}"), key=repr) for t in sorted(await _tables(dsn))}
+
+
+@pytest.fixture
+async def started() -> Any:
+    """Starts stores and closes every one of them at the end."""
+    opened: list[Store] = []
+
+    async def start(*stores: Store) -> None:
+        opened.extend(stores)
+        await asyncio.gather(*(s.engine.start() for s in stores))
+
+    yield start
+    for store in opened:
+        await store.engine.close()
+
+
+# --- failing closed at start ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "postgresql://agent:{password}@127.0.0.1:{port}/store",
+        "host=127.0.0.1 port={port} user=agent password={password} dbname=store",
+    ],
+)
+async def test_an_unreachable_database_fails_at_start_without_showing_the_password(template: str) -> None:
+    dsn = template.format(password=PASSWORD, port=free_port())  # nothing listens there
+    store = _open(dsn, connect_timeout=2)
+    with pytest.raises(StoreError, match="cannot connect") as caught:
+        await store.engine.start()
+    assert PASSWORD not in str(caught.value) and "agent@127.0.0.1" in str(caught.value)
+    assert caught.value.__suppress_context__  # the library's exception is not chained into logs
+    assert not await store.engine.ping()
+    await store.engine.close()  # closing a store that never started is harmless
+
+
+async def test_a_malformed_url_fails_at_start_without_showing_the_password() -> None:
+    store = _open(f"host=127.0.0.1 password={PASSWORD} port")
+    with pytest.raises(StoreError, match="not a valid PostgreSQL URL") as caught:
+        await store.engine.start()
+    assert PASSWORD not in str(caught.value)
+
+
+def test_scrub_masks_every_form_of_password() -> None:
+    text = f"failed for postgresql://u:{PASSWORD}@h/db and password={PASSWORD} and {PASSWORD}"
+    assert PASSWORD not in scrub(text, f"postgresql://u:{PASSWORD}@h/db")
+    assert scrub("postgresql://u:x@h/db password='a b'", "") == "postgresql://u:***@h/db password=***"
+
+
+async def test_calls_before_start_or_after_close_are_store_errors(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    with pytest.raises(StoreError, match="not started"):
+        await store.identities.find(f"a@{DOMAIN}")
+    await started(store)
+    await store.engine.close()
+    with pytest.raises(StoreError, match="not started"):
+        await store.identities.create("a")
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        ["CREATE TABLE other (x int)"],
+        ["CREATE TABLE meta (id int)"],  # a meta table, but not our shape
+        ["CREATE TABLE meta (key text, value text)", "INSERT INTO meta VALUES ('schema_version', '1')"],
+    ],
+    ids=["other-table", "other-meta", "meta-not-ours"],
+)
+async def test_a_foreign_database_fails_closed_and_is_left_as_it_was(postgres_dsn: str, statements: list[str]) -> None:
+    await _run(postgres_dsn, *statements)
+    before = await _snapshot(postgres_dsn)
+    store = _open(postgres_dsn)
+    with pytest.raises(StoreError, match="not an agentmail-gateway store"):
+        await store.engine.start()
+    assert await _snapshot(postgres_dsn) == before
+
+
+async def test_a_newer_schema_is_refused_untouched(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    await store.identities.create("alice")
+    await store.engine.close()
+    await _run(postgres_dsn, f"UPDATE meta SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'")
+    before = await _snapshot(postgres_dsn)
+    with pytest.raises(StoreError, match="newer gateway"):
+        await _open(postgres_dsn).engine.start()
+    assert await _snapshot(postgres_dsn) == before
+
+
+async def test_an_incomplete_schema_is_refused(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    await store.engine.close()
+    await _run(postgres_dsn, "DROP TABLE gone")
+    with pytest.raises(StoreError, match="lacks the tables gone"):
+        await _open(postgres_dsn).engine.start()
+
+
+async def test_a_database_lost_while_running_is_a_store_error(
+    postgres_cluster: PostgresCluster, postgres_dsn: str, started: Any
+) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    assert await store.engine.ping()
+    postgres_cluster.drop_database(postgres_dsn.rsplit("/", 1)[1])  # ends every session on it
+    with pytest.raises(StoreError, match="unavailable"):
+        await store.identities.find(f"a@{DOMAIN}")
+    assert not await store.engine.ping()
+
+
+# --- several gateways on one database ---------------------------------------------------
+
+
+async def test_gateways_starting_at_once_on_an_empty_database_create_it_once(postgres_dsn: str, started: Any) -> None:
+    stores = [_open(postgres_dsn) for _ in range(4)]
+    await started(*stores)
+    assert await _tables(postgres_dsn) == TABLES
+    assert sorted(await _rows(postgres_dsn, "SELECT key, value FROM meta")) == [
+        ("application", "agentmail-gateway"),
+        ("schema_version", str(SCHEMA_VERSION)),
+    ]
+    assert all([await s.engine.ping() for s in stores])
+
+
+async def test_one_claim_taken_by_two_gateways_at_once_is_won_once(postgres_dsn: str, started: Any) -> None:
+    clock = Clock()
+    first, second = _open(postgres_dsn, clock), _open(postgres_dsn, clock)
+    await started(first, second)
+    identity, _ = await first.identities.create("waiter")
+    for _ in range(2):  # a fresh claim, then the takeover of the lapsed one
+        results = await asyncio.gather(
+            *(s.claims.take(identity, "k", ttl=60) for _ in range(5) for s in (first, second))
+        )
+        assert results.count(True) == 1
+        clock.now += 60
+
+
+async def test_one_name_created_by_two_gateways_at_once_is_won_once(postgres_dsn: str, started: Any) -> None:
+    first, second = _open(postgres_dsn), _open(postgres_dsn)
+    await started(first, second)
+    results = await asyncio.gather(
+        *(s.identities.create("race") for _ in range(4) for s in (first, second)), return_exceptions=True
+    )
+    winners = [r for r in results if not isinstance(r, BaseException)]
+    assert len(winners) == 1
+    assert all(isinstance(r, Conflict) for r in results if isinstance(r, BaseException))
+    identity, token = winners[0]
+    assert (await second.tokens.authenticate(token)).identity == identity
+    # Ids come from the database, never from one process's count.
+    other, _ = await second.identities.create("other")
+    assert other.id != identity.id
+
+
+async def test_replicas_setting_the_admin_token_at_once_both_succeed(postgres_dsn: str, started: Any) -> None:
+    stores = [_open(postgres_dsn) for _ in range(3)]
+    await started(*stores)
+    token = "am_admin-secret-for-the-test-only"
+    await asyncio.gather(*(s.tokens.set_admin(token, origin="configured") for s in stores))
+    assert (await stores[0].tokens.authenticate(token)).kind == "admin"
+
+
+@pytest.fixture
+def icu_dsn(postgres_cluster: PostgresCluster) -> Any:
+    """A fresh database whose default collation is ICU's English (not byte order, unlike the cluster's C)."""
+    name = "test_icu_collation"
+    postgres_cluster.drop_database(name)
+    with psycopg.connect(postgres_cluster.dsn(), autocommit=True) as conn:
+        conn.execute(
+            f"CREATE DATABASE {name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C'"  # type: ignore[arg-type]
+        )
+    try:
+        yield postgres_cluster.dsn(name)
+    finally:
+        postgres_cluster.drop_database(name)
+
+
+async def test_copy_ids_sort_bytewise_as_in_sqlite(icu_dsn: str, started: Any) -> None:
+    rows = await _rows(icu_dsn, "SELECT x FROM (VALUES ('a'), ('B')) v (x) ORDER BY x")
+    assert rows == [("a",), ("B",)]  # the database's own order is not byte order...
+    store = _open(icu_dsn)
+    await started(store)
+    identity, _ = await store.identities.create("a")
+    # Upper case before lower, digits before letters, "_" between: byte order, not a locale's.
+    names = ["b", "B", "_x", "0000000042", "a", "Z", "a-b", "ab"]
+    grant = frozenset({identity.address})
+    await store.index.add([CopyRecord(n, 7.0, 1, "x@y.test", (), "s", f"k-{n}", grant) for n in names])
+    listing = await store.index.listing(identity, Filters(0), limit=20)
+    assert [s.id for s in listing] == sorted(names, reverse=True)
+    after = await store.index.listing(identity, Filters(0), limit=20, after=Cursor(7.0, "B"))
+    assert [s.id for s in after] == [n for n in sorted(names) if n > "B"]
+    fenced = await store.index.listing(identity, Filters(0, min_id="a"), limit=20)
+    assert [s.id for s in fenced] == ["b", "ab", "a-b", "a"]
+
+
+async def test_filters_match_wildcards_literally_and_survive_nul(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    identity, _ = await store.identities.create("a")
+    grant = frozenset({identity.address})
+    await store.index.add(
+        [
+            CopyRecord("m1", 1.0, 1, "x@y.test", (), "100% off_now", "k1", grant),
+            CopyRecord("m2", 2.0, 1, "x@y.test", (), "1000 offers", "k2", grant),
+            CopyRecord("m3", 3.0, 1, "bad\x00sender@y.test", ("a\x00b",), "nul\x00", "k3", grant),
+        ]
+    )
+    assert [s.id for s in await store.index.listing(identity, Filters(0, subject="0% o"), limit=9)] == ["m1"]
+    assert [s.id for s in await store.index.listing(identity, Filters(0, subject="_"), limit=9)] == ["m1"]
+    (nul,) = await store.index.listing(identity, Filters(0, sender="bad"), limit=9)
+    assert nul.from_header == "bad\ufffdsender@y.test" and nul.to == ("a\x00b",)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from gateway.config import Secret, Settings
+from gateway.config import Settings
 from gateway.errors import StoreError
 from gateway.store import Store
 
@@ -22,10 +22,8 @@ def reserved_names(settings: Settings) -> frozenset[str]:
 
 def open_store(settings: Settings, *, clock: Callable[[], float] = time.time) -> Store:
     """The store of these settings; StoreError when it cannot be trusted (SQLite: checked now, PostgreSQL: at start)."""
-    # Not every Settings has the field yet; a SQLite gateway never imports psycopg.
-    database_url: Secret | None = getattr(settings, "database_url", None)
-    if database_url is not None:
-        return _open_postgres(settings, database_url.reveal(), clock)
+    if settings.database_url is not None:  # a SQLite gateway never imports psycopg
+        return _open_postgres(settings, settings.database_url.reveal(), clock)
     from gateway.store.sqlite import maildir_keys, open_sqlite
 
     return open_sqlite(

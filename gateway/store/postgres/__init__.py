@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gateway.errors import StoreError
+from gateway.errors import StoreError, StoreUnavailable
 from gateway.store import Store
 from gateway.store.postgres.accounts import (
     PostgresIdentities,
@@ -52,7 +52,7 @@ class PostgresEngine:
         """Whether the database answers a trivial query right now."""
         try:
             return await self.db.fetchone("SELECT 1") == (1,)
-        except StoreError:
+        except (StoreError, StoreUnavailable):
             return False
 
 

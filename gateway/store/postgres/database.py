@@ -8,6 +8,7 @@ text only reaches a message after its credentials are scrubbed (see `describe`, 
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Final, LiteralString
@@ -16,7 +17,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from gateway.errors import StoreError
+from gateway.errors import StoreError, StoreUnavailable
 
 __all__ = ["Connection", "Database", "Row", "describe", "scrub"]
 
@@ -24,6 +25,8 @@ Row = tuple[Any, ...]
 Connection = psycopg.AsyncConnection[Row]
 
 CONNECT_TIMEOUT: Final = 10.0  # seconds libpq may take to reach the server (its connect_timeout)
+log = logging.getLogger(__name__)
+
 BORROW_TIMEOUT: Final = 10.0  # seconds a call waits for a free pooled connection before StoreError
 _URL_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*)(?::[^@/\s]*)?@", re.I)
 _KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.I)
@@ -88,6 +91,9 @@ class Database:
             min_size=self._min_size,
             max_size=self._max_size,
             timeout=BORROW_TIMEOUT,
+            # A connection the server dropped (a restart, a failover) is replaced before use,
+            # instead of failing the first call made on it: one round trip per borrow.
+            check=AsyncConnectionPool.check_connection,
             name="agentmail-store",
         )
         try:
@@ -116,7 +122,9 @@ class Database:
             async with self._pool.connection() as conn:
                 yield conn
         except (psycopg.OperationalError, PoolTimeout) as exc:
-            raise StoreError(f"{self.where} is unavailable: {self.scrub(exc)}") from None
+            # Worth a retry (503 + Retry-After); the reason goes to the log, never to a client.
+            log.warning("%s is unavailable: %s", self.where, self.scrub(exc))
+            raise StoreUnavailable("the database cannot be reached right now; try again") from None
 
     async def fetchone(self, query: LiteralString, params: Sequence[object] = ()) -> Row | None:
         """The first row of one statement, or None."""

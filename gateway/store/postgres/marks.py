@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -100,8 +99,9 @@ class PostgresRateLimits:
         )
         if len(rows) < limit:
             return None
-        # The oldest of the last `limit` events leaving the window brings the key under it.
-        return max(1, math.ceil(float(rows[-1][0]) + window - now))
+        # The oldest of the last `limit` events leaving the window brings the key under it;
+        # a whole second past that moment, so a client that waits exactly this long gets in.
+        return max(1, int(float(rows[-1][0]) + window - now) + 1)
 
     async def record(self, key: str, *, window: float) -> None:
         now = self._clock()

@@ -139,6 +139,10 @@ def _serve(settings: Settings) -> int:
 
     from gateway.app import create_app
 
+    if settings.store_kind == "postgresql":
+        # uvicorn would report a database that refuses us as a traceback and exit 0: ask it
+        # first, so the answer is one line and status 2, before anything listens.
+        asyncio.run(_check_store(settings))
     app = create_app(settings)
     print(
         f"agentmail-gateway {__version__}: API on http://{settings.http_host}:{settings.http_port}"
@@ -158,10 +162,25 @@ def _serve(settings: Settings) -> int:
     logging.getLogger("uvicorn.access").addFilter(_QueryValuesHidden())
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
     # re-raises the signal so the process ends the way it was asked to.
+    server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run()
+        server.run()
+    if not server.started:
+        print("agentmail-gateway: start-up failed (the reason is logged above)", file=sys.stderr)
+        return 1
     print("agentmail-gateway: stopped", file=sys.stderr)
     return 0
+
+
+async def _check_store(settings: Settings) -> None:
+    """Open and close the store once: StoreError (a clear, password-free message) when it refuses us."""
+    from gateway.store.open import open_store
+
+    store = open_store(settings)
+    try:
+        await store.engine.start()
+    finally:
+        await store.engine.close()
 
 
 def _manage(settings: Settings, args: argparse.Namespace) -> int:

@@ -1,10 +1,11 @@
 """Benchmarks for DESIGN.md's performance targets. Prints a table: what, target, measured.
 
-    .venv/bin/python bench/run.py [--identities 1000000] [--messages 100000]
+    .venv/bin/python bench/run.py [--identities 1000000] [--messages 100000] [--engine sqlite|postgresql]
 
 It pre-fills a scratch data directory (identities straight into the store, messages straight
 into the Maildir), starts `agentmail-gateway serve` as a separate process on free loopback
-ports, and measures it over HTTP and SMTP from this process. Medians are quoted because these
+ports, and measures it over HTTP and SMTP from this process. With `--engine postgresql` the store is a
+throwaway PostgreSQL cluster (tests/postgres.py) with fsync and synchronous commits on. Medians are quoted because these
 machines are noisy; run it twice before believing a number.
 """
 
@@ -75,6 +76,45 @@ def prefill_identities(data: Path, count: int, created_ts: float) -> tuple[str, 
     return tokens[0], tokens[1]
 
 
+def prefill_postgres(dsn: str, count: int, created_ts: float) -> tuple[str, str]:
+    """As `prefill_identities`, into a PostgreSQL store (its schema made by the engine itself)."""
+    import asyncio
+
+    import psycopg
+
+    from gateway.store.postgres import open_postgres
+
+    async def make_schema() -> None:
+        store = open_postgres(dsn, domain=DOMAIN, clock=time.time)
+        await store.engine.start()
+        await store.engine.close()
+
+    asyncio.run(make_schema())
+    tokens = []
+    with psycopg.connect(dsn) as db:
+        with db.cursor().copy("COPY identities (local_part, created_at) FROM STDIN") as copy:
+            for i in range(count):
+                copy.write_row((f"pre-{i:07d}", created_ts))
+        db.execute(
+            "INSERT INTO tokens (id, kind, hash, identity_id, created_at)"
+            " SELECT 'id_' || id, 'identity', md5(random()::text) || md5(random()::text), id, created_at"
+            " FROM identities"
+        )
+        for local in ("target", "reader"):
+            token = "am_" + secrets.token_urlsafe(24)
+            row = db.execute(
+                "INSERT INTO identities (local_part, created_at) VALUES (%s, %s) RETURNING id", (local, created_ts)
+            ).fetchone()
+            assert row is not None
+            db.execute(
+                "INSERT INTO tokens (id, kind, hash, identity_id, created_at) VALUES (%s, 'identity', %s, %s, %s)",
+                (f"id_{row[0]}", hash_token(token), row[0], created_ts),
+            )
+            tokens.append(token)
+        db.execute("ANALYZE")
+    return tokens[0], tokens[1]
+
+
 def prefill_maildir(data: Path, count: int, target_share: int, received_ts: float, reader_share: int = 0) -> None:
     """`count` small messages to random addresses: `target_share` to the target, `reader_share` to the reader."""
     new = data / "maildir" / "new"
@@ -101,8 +141,10 @@ def prefill_maildir(data: Path, count: int, target_share: int, received_ts: floa
         (new / name).write_text(body)
 
 
-def start_gateway(data: Path, http_port: int, smtp_port: int) -> subprocess.Popen[bytes]:
+def start_gateway(data: Path, http_port: int, smtp_port: int, dsn: str | None = None) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
+    if dsn is not None:
+        env["AGENTMAIL_DATABASE_URL"] = dsn
     env |= {
         "AGENTMAIL_ADMIN_TOKEN": ADMIN,
         "AGENTMAIL_DATA_DIR": str(data),
@@ -156,15 +198,36 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--ingest", type=int, default=2_000)
     parser.add_argument("--seen", type=int, default=10_000, help="messages the reader identity has seen")
+    parser.add_argument("--engine", choices=["sqlite", "postgresql"], default="sqlite")
     args = parser.parse_args()
+    cluster = None
+    dsn = None
+    if args.engine == "postgresql":
+        from tests.postgres import PostgresCluster
 
-    rows: list[tuple[str, str, str]] = []
+        cluster = PostgresCluster(durable=True)
+        cluster.start()
+        dsn = cluster.create_database("bench")
+    try:
+        run(args, dsn)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+def run(args: argparse.Namespace, dsn: str | None) -> None:
+    """Pre-fill, start the gateway, measure, print the table."""
+
+    rows: list[tuple[str, str, str]] = [("store engine", "-", args.engine)]
     with tempfile.TemporaryDirectory(prefix="agentmail-bench-") as tmp:
         data = Path(tmp) / "data"
         data.mkdir(mode=0o700)
         now = time.time()
         t = time.perf_counter()
-        target_token, reader_token = prefill_identities(data, args.identities, now - 7200)
+        if dsn is None:
+            target_token, reader_token = prefill_identities(data, args.identities, now - 7200)
+        else:
+            target_token, reader_token = prefill_postgres(dsn, args.identities, now - 7200)
         prefill_maildir(data, args.messages, 50, now - 3600, reader_share=args.seen)
         print(
             f"pre-filled {args.identities:,} identities and {args.messages:,} messages"
@@ -173,7 +236,7 @@ def main() -> None:
         )
 
         http_port, smtp_port = free_port(), free_port()
-        proc = start_gateway(data, http_port, smtp_port)
+        proc = start_gateway(data, http_port, smtp_port, dsn)
         try:
             base = f"http://127.0.0.1:{http_port}"
             admin = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {ADMIN}"}, timeout=30)

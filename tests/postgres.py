@@ -73,6 +73,11 @@ SETTINGS = {
     "log_min_messages": "warning",
     "logging_collector": "off",
 }
+DURABLE_SETTINGS = {
+    **{k: v for k, v in SETTINGS.items() if k not in ("fsync", "synchronous_commit", "full_page_writes")},
+    "shared_buffers": "128MB",
+}
+"""For benchmarks: every commit waits for its WAL on disk, as a production server would."""
 _DBNAME_RE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 # The socket is <root>/run/.s.PGSQL.<port>, and unix socket paths are capped at 107 bytes.
 _MAX_ROOT_LEN = 80
@@ -156,9 +161,11 @@ class PostgresCluster:
     The folder is made in `parent` (default /tmp), which the server's user must be able to enter.
     """
 
-    def __init__(self, *, parent: Path | None = None, lib: Path = PG_LIB) -> None:
+    def __init__(self, *, parent: Path | None = None, lib: Path = PG_LIB, durable: bool = False) -> None:
         self.parent = parent
         self.lib = lib
+        self.durable = durable
+        """fsync and synchronous commits on (benchmarks); off by default (tests need no crash safety)."""
         self.root: Path | None = None
         """The scratch folder (data, socket, logs); None until `start()`, and again after `stop()`."""
         self.port = 0
@@ -252,7 +259,8 @@ class PostgresCluster:
 
     def _write_settings(self, port: int) -> None:
         # postgresql.auto.conf is read last and wins; rewritten whole on every start attempt.
-        settings = {**SETTINGS, "port": str(port), "unix_socket_directories": str(self.socket_dir)}
+        base = DURABLE_SETTINGS if self.durable else SETTINGS
+        settings = {**base, "port": str(port), "unix_socket_directories": str(self.socket_dir)}
         lines = [f"{name} = '{value}'" for name, value in settings.items()]
         path = self.data_dir / "postgresql.auto.conf"
         path.write_text("# Written by tests/postgres.py\n" + "\n".join(lines) + "\n")  # keeps initdb's owner

@@ -102,10 +102,10 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         try:
             await gw.store.engine.start()
             await ensure_admin_token(settings, gw.store.tokens)
+            await gw.source.start()
         except BaseException:
             await gw.store.engine.close()
             raise
-        await gw.source.start()
         sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")

@@ -169,9 +169,15 @@ class Inbox:
                 rows = await self._store.index.listing(identity, filters, limit=1, after=start)
             if not rows:
                 return None
-            if await self._store.claims.take(identity, rows[0].message_key, ttl=CLAIM_TTL):
-                return rows[0]
-            # Another wait took it between our look and our claim: look again.
+            found = rows[0]
+            if not await self._store.claims.take(identity, found.message_key, ttl=CLAIM_TTL):
+                continue  # another wait took it between our look and our claim: look again
+            # Between the look and the claim another wait may also have claimed it, answered
+            # and released it, seen: what we hold must still be what we looked for.
+            current = await self._store.index.visible(identity, found.id, dataclasses.replace(filters, unclaimed=False))
+            if current is not None:
+                return current
+            await self._store.claims.release(identity, found.message_key)
         return None
 
     async def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
@@ -244,7 +250,7 @@ class Inbox:
         removed = await self._source.expunge(copies)
         # Only what really left the mailbox: an id of an older UIDVALIDITY waits for the
         # reconcile, and the deleter's mark must outlive it.
-        await self._store.marks.forget(await self._store.index.remove(removed))
+        await self._store.marks.retire(await self._store.index.remove(removed))
 
 
 def _with_seen(summary: Summary, seen: bool) -> Summary:

@@ -35,11 +35,12 @@ class Retention:
         removed = 0
         while ids := await self._store.index.older_than(cutoff, SWEEP_BATCH):
             gone = await self._source.expunge(ids)
-            await self._store.marks.forget(await self._store.index.remove(gone))
+            await self._store.marks.retire(await self._store.index.remove(gone))
             removed += len(gone)
             if len(gone) < len(ids):
                 break  # ids the mailbox cannot act on now (it is being renumbered): next sweep
         await self._store.index.forget_cursors(cutoff)
+        await self._store.marks.prune(cutoff)  # kept as long as a late copy could still arrive
         if removed:
             log.info("retention removed %d copies older than %d days", removed, self._days)
         return removed

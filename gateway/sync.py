@@ -37,9 +37,10 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Cop
         copy_id=stored.id,
         received_ts=stored.received_ts,
         size=stored.size,
-        from_header=parsed.from_header,
+        # A stray NUL (which PostgreSQL text cannot hold) reads the same on every engine.
+        from_header=parsed.from_header.replace("\x00", "\ufffd"),
         to=parsed.to,
-        subject=parsed.subject,
+        subject=parsed.subject.replace("\x00", "\ufffd"),
         message_key=message_key_of(parsed, stored.raw),
         grants=granted_addresses(raw_headers(stored.raw), catchall=catchall),
         codes=tuple(codes),

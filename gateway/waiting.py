@@ -35,14 +35,14 @@ async def wait_for_message(
     deadline = loop.time() + min(timeout, MAX_WAIT_SECONDS)
     with hub.subscribe(identity.address) as subscription:
         while True:
-            found = await inbox.claim(identity, query)
+            found = await _claim(inbox, hub, identity, query)
             if found is not None:
                 try:
                     return await inbox.read_claimed(identity, found)
                 except NotFound:
                     # Its copy left the mailbox before the index learnt of it: forget it and
                     # keep waiting, rather than answer 404 to every wait from now on.
-                    await inbox.forget_vanished(identity, found)
+                    await _shielded(inbox.forget_vanished(identity, found))
                     continue
                 except BaseException:
                     await _shielded(settle(inbox, hub, identity, found, delivered=False, mark_seen=False))
@@ -50,6 +50,19 @@ async def wait_for_message(
             remaining = deadline - loop.time()
             if remaining <= 0 or not await subscription.wait(remaining):
                 raise WaitTimeout(f"no matching message arrived within {timeout:g} s")
+
+
+async def _claim(inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery) -> Summary | None:
+    """`inbox.claim`, finished even when the wait is cancelled meanwhile: a claim the store
+    took for a wait that is gone is given back at once (and the other waits rung)."""
+    task = asyncio.ensure_future(inbox.claim(identity, query))
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        found = await task
+        if found is not None:
+            await settle(inbox, hub, identity, found, delivered=False, mark_seen=False)
+        raise
 
 
 async def settle(
@@ -109,13 +122,15 @@ async def handover(
                 await waiting
             raise ClientGone("the client went away while waiting")
         full = waiting.result()  # WaitTimeout and the like go to the error mapping
-        if not await authorized():
-            await settle(inbox, hub, identity, full.summary, delivered=False, mark_seen=False)
-            raise Unauthorized("the token was revoked or rotated while waiting")
-        await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
-        if gone.done():
-            await settle(inbox, hub, identity, full.summary, delivered=False, mark_seen=False)
-            raise ClientGone("the client went away while the answer was being read")
+        try:
+            if not await authorized():
+                raise Unauthorized("the token was revoked or rotated while waiting")
+            await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
+            if gone.done():
+                raise ClientGone("the client went away while the answer was being read")
+        except BaseException:  # those two, a store error, or this handler being cancelled
+            await _shielded(settle(inbox, hub, identity, full.summary, delivered=False, mark_seen=False))
+            raise
     except BaseException:
         gone.cancel()
         if not waiting.done():  # this handler itself was cancelled

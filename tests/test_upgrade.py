@@ -28,8 +28,13 @@ def downgrade_to_version_1(settings: Settings) -> None:
         (copy_id,) = index.execute(
             "SELECT copy_id FROM grants WHERE address = ? AND message_key = ?", (f"{local}@{DOMAIN}", key)
         ).fetchone()
-        store.execute("INSERT INTO marks VALUES (?, ?, ?, ?)", (identity_id, copy_id, seen, deleted))
+        store.execute(
+            "INSERT INTO marks (identity_id, message_key, seen, deleted) VALUES (?, ?, ?, ?)",
+            (identity_id, copy_id, seen, deleted),
+        )
     # What versions 2 to 4 added.
+    store.execute("DROP INDEX marks_by_retirement")
+    store.execute("ALTER TABLE marks DROP COLUMN retired_at")
     store.execute("ALTER TABLE marks RENAME COLUMN message_key TO message_id")
     for table in ("claims", "rate_events", "ui_sessions"):
         store.execute(f"DROP TABLE {table}")

@@ -22,5 +22,9 @@ class Marks(Protocol):
     async def is_deleted(self, identity: Identity, message_key: str) -> bool:
         """Whether `identity` deleted (hid) this message."""
 
-    async def forget(self, message_keys: Iterable[str]) -> None:
-        """Drop every mark on these messages, whose last copy left the mailbox."""
+    async def retire(self, message_keys: Iterable[str]) -> None:
+        """The last copy of these messages left the mailbox: their claims end, their marks are kept
+        until `prune` (a late copy of one, or an index rebuild, must not bring back a deleted message)."""
+
+    async def prune(self, before_ts: float) -> int:
+        """Drop the marks of messages retired before `before_ts` (retention); returns how many."""

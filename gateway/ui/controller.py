@@ -164,7 +164,7 @@ class UiController(Controller):
         if not sessions.valid_nonce(nonce) or not sessions.csrf_matches(nonce or "", data.csrf):
             return _login_form(request, 403, error="The login form had expired. Please try again.")
         client = _client(request)
-        wait = await throttle.retry_after(client)
+        wait = await throttle.admit(client)
         if wait is not None:
             response = _login_form(request, 429, error=f"Too many failed logins. Try again in {wait} seconds.")
             response.headers["Retry-After"] = str(wait)
@@ -172,8 +172,8 @@ class UiController(Controller):
         try:
             session_id, session = await sessions.login(store, data.token)
         except LoginRefused as refused:
-            await throttle.failed(client)
-            return _login_form(request, 401, error=refused.reason)
+            return _login_form(request, 401, error=refused.reason)  # counted by `admit` already
+        await throttle.succeeded(client)
         old = await sessions.current_session(store, request.cookies.get(SESSION_COOKIE))
         if old is not None:  # one browser, one session: the one it replaces ends now
             await sessions.logout(store, old)

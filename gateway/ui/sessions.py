@@ -251,13 +251,20 @@ class LoginThrottle:
     def __init__(self, limits: RateLimits) -> None:
         self._limits = limits
 
+    async def admit(self, client: str) -> int | None:
+        """Count this login attempt as a failure before it is tried: None to go ahead, else seconds to wait.
+
+        Counted first, in one step with the check, so guesses sent at once cannot all pass it.
+        """
+        return await self._limits.acquire(_key(client), limit=MAX_FAILED_LOGINS, window=FAILED_LOGIN_WINDOW)
+
+    async def succeeded(self, client: str) -> None:
+        """The admitted attempt logged in: it was no failure after all."""
+        await self._limits.release(_key(client))
+
     async def retry_after(self, client: str) -> int | None:
         """Seconds `client` must wait before trying again, or None when it may try now."""
         return await self._limits.retry_after(_key(client), limit=MAX_FAILED_LOGINS, window=FAILED_LOGIN_WINDOW)
-
-    async def failed(self, client: str) -> None:
-        """Count one failed login of `client`."""
-        await self._limits.record(_key(client), window=FAILED_LOGIN_WINDOW)
 
 
 def _key(client: str) -> str:

@@ -116,9 +116,7 @@ async def test_visible(store: Store, people: tuple[Identity, Identity]) -> None:
     assert await store.index.visible(a, "m1", ALL) is None
 
 
-async def test_marks_die_with_the_identity_and_with_the_message(
-    store: Store, people: tuple[Identity, Identity]
-) -> None:
+async def test_marks_die_with_the_identity(store: Store, people: tuple[Identity, Identity]) -> None:
     a, _ = people
     await store.index.add([record("m1", 1, {A}), record("m2", 2, {A})])
     await store.marks.set_seen(a, "key-m1", True)
@@ -126,9 +124,32 @@ async def test_marks_die_with_the_identity_and_with_the_message(
     await store.identities.delete(a)
     again, _ = await store.identities.create("a", force=True)
     assert [(s.id, s.seen) for s in await store.index.listing(again, ALL, limit=10)] == [("m2", False), ("m1", False)]
-    await store.marks.set_seen(again, "key-m1", True)
-    await store.marks.forget(["key-m1"])
-    assert [s.seen for s in await store.index.listing(again, ALL, limit=10)] == [False, False]
+
+
+async def test_marks_outlive_their_message_until_pruned(
+    store: Store, people: tuple[Identity, Identity], clock: Clock
+) -> None:
+    a, _ = people
+    await store.index.add([record("m1", 1, {A}, key="k1"), record("m2", 2, {A}, key="k2")])
+    await store.marks.set_seen(a, "k1", True)
+    await store.marks.set_deleted(a, "k2")
+    await store.claims.take(a, "k1", ttl=60)
+    await store.index.remove(["m1", "m2"])
+    await store.marks.retire(["k1", "k2"])
+    retired = clock.now
+    # A later copy of each (after an index rebuild, say): still seen, still deleted for a.
+    await store.index.clear()
+    await store.index.add([record("m1-late", 3, {A}, key="k1"), record("m2-late", 4, {A}, key="k2")])
+    assert [(s.id, s.seen) for s in await store.index.listing(a, ALL, limit=10)] == [("m1-late", True)]
+    assert await store.claims.take(a, "k1", ttl=60)  # retiring ended the claim
+    clock.now += 10
+    await store.marks.retire(["k1"])  # retired again: the first time counts
+    assert await store.marks.prune(before_ts=retired) == 0
+    assert await store.marks.prune(before_ts=retired + 1) == 2
+    assert [(s.id, s.seen) for s in await store.index.listing(a, ALL, limit=10)] == [
+        ("m2-late", False),
+        ("m1-late", False),
+    ]
 
 
 async def test_copies_of_one_message_appear_once_per_address(store: Store, people: tuple[Identity, Identity]) -> None:
@@ -245,10 +266,30 @@ async def test_unclaimed_filter_skips_live_claims_only(
 async def test_rate_limit_counts_a_sliding_window_per_key(store: Store, clock: Clock) -> None:
     for _ in range(3):
         assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) is None
-        await store.limits.record("login:1.2.3.4", window=100)
+        assert await store.limits.acquire("login:1.2.3.4", limit=3, window=100) is None
         clock.now += 10
     # Three events at t=0, 10, 20; now t=30: the first leaves the window at t=100, so: 70 s and a bit.
     assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) == 71
+    assert await store.limits.acquire("login:1.2.3.4", limit=3, window=100) == 71  # and counts nothing
     assert await store.limits.retry_after("login:5.6.7.8", limit=3, window=100) is None
-    clock.now += 70
+    await store.limits.release("login:1.2.3.4")
     assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) is None
+    assert await store.limits.acquire("login:1.2.3.4", limit=3, window=100) is None
+    clock.now += 71
+    assert await store.limits.retry_after("login:1.2.3.4", limit=3, window=100) is None
+
+
+async def test_rate_limit_acquires_racing_on_one_key_never_pass_the_limit(store: Store) -> None:
+    answers = await asyncio.gather(*(store.limits.acquire("k", limit=5, window=100) for _ in range(30)))
+    assert answers.count(None) == 5
+
+
+async def test_rate_events_are_bounded_in_all_the_oldest_going_first(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for engine in ("sqlite", "postgres"):
+        monkeypatch.setattr(f"gateway.store.{engine}.marks.MAX_RATE_EVENTS", 5)
+    for i in range(10):  # ten clients, one failure each, far apart from nothing
+        assert await store.limits.acquire(f"client-{i}", limit=1, window=1000) is None
+    assert await store.limits.retry_after("client-0", limit=1, window=1000) is None  # forgotten first
+    assert await store.limits.retry_after("client-9", limit=1, window=1000) is not None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import shutil
 import sqlite3
 import stat
 from collections.abc import Sequence
@@ -137,6 +138,8 @@ def _to_version_3(path: Path) -> None:
     _run(
         path,
         "ALTER TABLE marks RENAME COLUMN message_key TO message_id",
+        "DROP INDEX marks_by_retirement",
+        "ALTER TABLE marks DROP COLUMN retired_at",
         "DROP INDEX marks_by_key",
         "DROP TABLE claims",
         "DROP TABLE rate_events",
@@ -178,7 +181,10 @@ async def test_version_2_store_upgrades_with_a_session_table(open_store: StoreFa
     await store.sessions.add("h", token, keep=32)
     assert await store.sessions.get("h", max_age=60, idle=60) is not None
     assert _rows(path, "SELECT message_key, seen FROM marks") == [("key-A", 1)]
-    assert not path.with_name(f"{path.name}.v1.bak").exists()  # added tables need no backup
+    assert not path.with_name(f"{path.name}.v1.bak").exists()
+    assert _rows(path.with_name(f"{path.name}.v2.bak"), "SELECT value FROM meta WHERE key = 'schema_version'") == [
+        ("2",)
+    ]  # the release that wrote it refuses the upgraded file: it can be gone back to
 
 
 async def test_version_1_store_upgrades_marks_to_message_keys(open_store: StoreFactory, tmp_path: Path) -> None:
@@ -226,3 +232,57 @@ async def test_a_store_locked_by_another_process_answers_store_unavailable(store
     finally:
         other.close()
     assert (await store.identities.create("alice"))[0].local_part == "alice"
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+async def test_a_store_written_by_the_release_before_the_seam_upgrades_with_a_backup(
+    open_store: StoreFactory, tmp_path: Path, clock: Clock
+) -> None:
+    """tests/store/fixtures/v3 was written by that release's own code (commit 8e9819a), not rebuilt by ours."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    shutil.copy(FIXTURES / "v3" / "identities.db", data / "identities.db")
+    (data / "identities.db").chmod(0o600)
+    tokens = dict(line.split() for line in (FIXTURES / "v3" / "tokens.txt").read_text().splitlines())
+    clock.now = 1_800_000_000.0  # when the fixture was written
+
+    store = await open_store()
+    alice = (await store.tokens.authenticate(tokens["alice"])).identity
+    bob = (await store.tokens.authenticate(tokens["bob"])).identity
+    assert alice is not None and alice.label == "old alice" and alice.fence is None
+    assert bob is not None and bob.fence == ("gen-7", "0000000042") and bob.expires_ts is not None
+    assert (await store.tokens.authenticate(tokens["provisioner"])).kind == "provisioner"
+    assert (await store.tokens.authenticate("am_old-admin-token-0123456789")).kind == "admin"
+    assert await store.quarantine.until("gone") == clock.now + 3600
+    principal = await store.sessions.get("session-hash-1", max_age=1e9, idle=1e9)
+    assert principal is not None and principal.identity == alice
+    path = data / "identities.db"
+    assert sorted(_rows(path, "SELECT identity_id, message_key, seen, deleted FROM marks")) == [
+        (alice.id, "key-A", 1, 0),
+        (alice.id, "key-B", 0, 1),
+        (bob.id, "key-A", 1, 0),
+    ]
+    indexes = _rows(
+        path, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'marks' AND sql IS NOT NULL"
+    )
+    # Version 3's marks_by_message is not kept as a duplicate of marks_by_key.
+    assert sorted(indexes) == [("marks_by_key",), ("marks_by_retirement",)]
+    assert await store.claims.take(alice, "key-A", ttl=60)
+    assert await store.limits.acquire("k", limit=1, window=60) is None
+    backup = path.with_name("identities.db.v3.bak")
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert _rows(backup, "SELECT value FROM meta WHERE key = 'schema_version'") == [("3",)]
+    assert _rows(backup, "SELECT count(*) FROM marks") == [(3,)]
+    await store.engine.close()
+    again = await open_store()  # upgraded once: the backup is not rewritten, nothing changes
+    assert (await again.tokens.authenticate(tokens["alice"])).identity == alice
+
+
+def test_an_index_that_cannot_be_opened_stops_start_up_clearly(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    (data / "index.db").mkdir(parents=True)  # a directory where the cache file should be
+    with pytest.raises(StoreError, match="message index"):
+        _open(data)
+    assert (data / "index.db").is_dir()  # left as it was

@@ -8,6 +8,7 @@ request, which is sent to the login page. The helpers here are shared with test_
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import re
@@ -577,24 +578,37 @@ async def test_a_forged_session_cookie_is_sent_to_the_login_page(gateway: Runnin
 # --- the pure parts ---------------------------------------------------------------------
 
 
+async def test_guesses_sent_at_once_never_pass_the_throttle_together(tmp_path: Path) -> None:
+    store = open_sqlite(tmp_path / "data", domain=DOMAIN, clock=Clock())
+    throttle = LoginThrottle(store.limits)
+    try:
+        answers = await asyncio.gather(*(throttle.admit("a") for _ in range(50)))
+        assert answers.count(None) == MAX_FAILED_LOGINS
+    finally:
+        await store.engine.close()
+
+
 async def test_the_throttle_counts_failures_per_client_within_its_window(tmp_path: Path) -> None:
     clock = Clock()
     store = open_sqlite(tmp_path / "data", domain=DOMAIN, clock=clock)
     throttle = LoginThrottle(store.limits)
     try:
         for _ in range(MAX_FAILED_LOGINS - 1):
-            await throttle.failed("a")
+            assert await throttle.admit("a") is None
             clock.now += 1
         assert await throttle.retry_after("a") is None
-        await throttle.failed("a")
+        assert await throttle.admit("a") is None  # the tenth
         assert await throttle.retry_after("a") == int(FAILED_LOGIN_WINDOW) - (MAX_FAILED_LOGINS - 1) + 1
+        assert await throttle.admit("a") == int(FAILED_LOGIN_WINDOW) - (MAX_FAILED_LOGINS - 1) + 1
         assert await throttle.retry_after("b") is None  # another client is not held up
         clock.now += FAILED_LOGIN_WINDOW - (MAX_FAILED_LOGINS - 1)  # the first failure leaves the window
         assert await throttle.retry_after("a") is None
-        await throttle.failed("a")
+        assert await throttle.admit("a") is None
         assert await throttle.retry_after("a") is not None
         # Every gateway on the store counts together: a second throttle sees the same failures.
         assert await LoginThrottle(store.limits).retry_after("a") is not None
+        await throttle.succeeded("a")  # that attempt logged in: it does not count
+        assert await throttle.retry_after("a") is None
     finally:
         await store.engine.close()
 

@@ -75,7 +75,7 @@ def open_postgres(
         identities=PostgresIdentities(db, **accounts),  # type: ignore[arg-type]
         tokens=PostgresTokens(db, **accounts),  # type: ignore[arg-type]
         quarantine=PostgresQuarantine(db, **accounts),  # type: ignore[arg-type]
-        marks=PostgresMarks(db),
+        marks=PostgresMarks(db, clock),
         sessions=PostgresUiSessions(db, **accounts),  # type: ignore[arg-type]
         claims=PostgresClaims(db, clock),
         limits=PostgresRateLimits(db, clock),

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
+from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
 from gateway.store.postgres.database import Database
 
@@ -23,8 +24,9 @@ _SWEEP_EVENTS: Final = (
 class PostgresMarks:
     """`Marks` on PostgreSQL."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         self._db = db
+        self._clock = clock
 
     async def set_seen(self, identity: Identity, message_key: str, seen: bool) -> None:
         await self._db.execute(
@@ -47,13 +49,19 @@ class PostgresMarks:
         )
         return row is not None
 
-    async def forget(self, message_keys: Iterable[str]) -> None:
+    async def retire(self, message_keys: Iterable[str]) -> None:
         keys = list(dict.fromkeys(message_keys))
         if not keys:
             return
         async with self._db.transaction() as conn:
-            await conn.execute("DELETE FROM marks WHERE message_key = ANY(%s)", (keys,))
+            await conn.execute(
+                "UPDATE marks SET retired_at = %s WHERE message_key = ANY(%s) AND retired_at IS NULL",
+                (self._clock(), keys),
+            )
             await conn.execute("DELETE FROM claims WHERE message_key = ANY(%s)", (keys,))
+
+    async def prune(self, before_ts: float) -> int:
+        return await self._db.execute("DELETE FROM marks WHERE retired_at < %s", (before_ts,))
 
 
 class PostgresClaims:
@@ -91,22 +99,40 @@ class PostgresRateLimits:
         self._db = db
         self._clock = clock
 
-    async def retry_after(self, key: str, *, limit: int, window: float) -> int | None:
-        now = self._clock()
-        rows = await self._db.fetchall(
-            "SELECT at FROM rate_events WHERE key = %s AND at > %s ORDER BY at DESC LIMIT %s",
-            (key, now - window, limit),
-        )
-        if len(rows) < limit:
-            return None
-        # The oldest of the last `limit` events leaving the window brings the key under it;
-        # a whole second past that moment, so a client that waits exactly this long gets in.
-        return max(1, int(float(rows[-1][0]) + window - now) + 1)
-
-    async def record(self, key: str, *, window: float) -> None:
+    async def acquire(self, key: str, *, limit: int, window: float) -> int | None:
         now = self._clock()
         async with self._db.transaction() as conn:
-            await conn.execute(_SWEEP_EVENTS, (now,))
-            await conn.execute(
-                "INSERT INTO rate_events (key, at, expires) VALUES (%s, %s, %s)", (key, now, now + window)
-            )
+            # One key's acquires queue on a lock of that key (every gateway on the database):
+            # the count and the insert below are then one step. Other keys never wait.
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('rate:' || %s))", (key,))
+            cur = await conn.execute(_LAST_EVENTS, (key, now - window, limit))
+            wait = _wait(await cur.fetchall(), limit, window, now)
+            if wait is None:
+                await conn.execute(_SWEEP_EVENTS, (now,))
+                await conn.execute(
+                    "INSERT INTO rate_events (key, at, expires) VALUES (%s, %s, %s)", (key, now, now + window)
+                )
+                await conn.execute(
+                    "DELETE FROM rate_events WHERE id <= (SELECT max(id) FROM rate_events) - %s", (MAX_RATE_EVENTS,)
+                )
+            return wait
+
+    async def release(self, key: str) -> None:
+        await self._db.execute(
+            "DELETE FROM rate_events WHERE id = (SELECT max(id) FROM rate_events WHERE key = %s)", (key,)
+        )
+
+    async def retry_after(self, key: str, *, limit: int, window: float) -> int | None:
+        now = self._clock()
+        return _wait(await self._db.fetchall(_LAST_EVENTS, (key, now - window, limit)), limit, window, now)
+
+
+_LAST_EVENTS: Final = "SELECT at FROM rate_events WHERE key = %s AND at > %s ORDER BY at DESC LIMIT %s"
+
+
+def _wait(rows: Sequence[Sequence[object]], limit: int, window: float, now: float) -> int | None:
+    if len(rows) < limit:
+        return None
+    # The oldest of the last `limit` events leaving the window brings the key under it;
+    # a whole second past that moment, so a client that waits exactly this long gets in.
+    return max(1, int(float(rows[-1][0]) + window - now) + 1)  # type: ignore[arg-type]

@@ -56,9 +56,11 @@ CREATE TABLE marks (
     message_key text COLLATE "C" NOT NULL,
     seen boolean NOT NULL DEFAULT false,
     deleted boolean NOT NULL DEFAULT false,
+    retired_at double precision,  -- when the message's last copy left the mailbox (kept until retention)
     PRIMARY KEY (identity_id, message_key)
 );
 CREATE INDEX marks_by_key ON marks (message_key);
+CREATE INDEX marks_by_retirement ON marks (retired_at) WHERE retired_at IS NOT NULL;
 -- /ui sessions: `hash` of the cookie's random id, `token_hash` of the token that opened it.
 CREATE TABLE ui_sessions (
     hash text COLLATE "C" PRIMARY KEY,

@@ -79,7 +79,7 @@ def open_sqlite(
         identities=accounts(SqliteIdentities),
         tokens=accounts(SqliteTokens),
         quarantine=accounts(SqliteQuarantine),
-        marks=SqliteMarks(db),
+        marks=SqliteMarks(db, clock),
         sessions=accounts(SqliteUiSessions),
         claims=SqliteClaims(db, clock),
         limits=SqliteRateLimits(db, clock),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 
+from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
 from gateway.store.sqlite.database import Database, transaction
 
@@ -14,8 +15,9 @@ __all__ = ["SqliteClaims", "SqliteMarks", "SqliteRateLimits"]
 class SqliteMarks:
     """`Marks` on SQLite."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
         self._db = db
+        self._clock = clock
 
     async def set_seen(self, identity: Identity, message_key: str, seen: bool) -> None:
         await self._db.run(
@@ -44,17 +46,26 @@ class SqliteMarks:
         )
         return row is not None
 
-    async def forget(self, message_keys: Iterable[str]) -> None:
-        rows = [(k,) for k in message_keys]
+    async def retire(self, message_keys: Iterable[str]) -> None:
+        rows = [(k,) for k in dict.fromkeys(message_keys)]
         if not rows:
             return
+        now = self._clock()
 
-        def forget(conn: sqlite3.Connection) -> None:
+        def retire(conn: sqlite3.Connection) -> None:
             with transaction(conn):
-                conn.executemany("DELETE FROM marks WHERE message_key = ?", rows)
+                conn.executemany(
+                    "UPDATE marks SET retired_at = ? WHERE message_key = ? AND retired_at IS NULL",
+                    [(now, k) for (k,) in rows],
+                )
                 conn.executemany("DELETE FROM claims WHERE message_key = ?", rows)
 
-        await self._db.run(forget)
+        await self._db.run(retire)
+
+    async def prune(self, before_ts: float) -> int:
+        return await self._db.run(
+            lambda c: c.execute("DELETE FROM marks WHERE retired_at < ?", (before_ts,)).rowcount
+        )
 
 
 class SqliteClaims:
@@ -93,26 +104,43 @@ class SqliteRateLimits:
         self._db = db
         self._clock = clock
 
+    async def acquire(self, key: str, *, limit: int, window: float) -> int | None:
+        now = self._clock()
+
+        def acquire(conn: sqlite3.Connection) -> int | None:
+            with transaction(conn):  # BEGIN IMMEDIATE: other processes' acquires wait for this one
+                wait = _retry_after(conn, key, limit, window, now)
+                if wait is None:
+                    conn.execute("DELETE FROM rate_events WHERE expires <= ?", (now,))
+                    conn.execute(
+                        "INSERT INTO rate_events (key, at, expires) VALUES (?, ?, ?)", (key, now, now + window)
+                    )
+                    conn.execute(
+                        "DELETE FROM rate_events WHERE id <= (SELECT max(id) FROM rate_events) - ?",
+                        (MAX_RATE_EVENTS,),
+                    )
+                return wait
+
+        return await self._db.run(acquire)
+
+    async def release(self, key: str) -> None:
+        await self._db.run(
+            lambda c: c.execute(
+                "DELETE FROM rate_events WHERE id = (SELECT max(id) FROM rate_events WHERE key = ?)", (key,)
+            )
+        )
+
     async def retry_after(self, key: str, *, limit: int, window: float) -> int | None:
         now = self._clock()
-        rows = await self._db.run(
-            lambda c: c.execute(
-                "SELECT at FROM rate_events WHERE key = ? AND at > ? ORDER BY at DESC LIMIT ?",
-                (key, now - window, limit),
-            ).fetchall()
-        )
-        if len(rows) < limit:
-            return None
-        # The oldest of the last `limit` events leaving the window brings the key under it;
-        # a whole second past that moment, so a client that waits exactly this long gets in.
-        return max(1, int(float(rows[-1][0]) + window - now) + 1)
+        return await self._db.run(lambda c: _retry_after(c, key, limit, window, now))
 
-    async def record(self, key: str, *, window: float) -> None:
-        now = self._clock()
 
-        def record(conn: sqlite3.Connection) -> None:
-            with transaction(conn):
-                conn.execute("DELETE FROM rate_events WHERE expires <= ?", (now,))
-                conn.execute("INSERT INTO rate_events (key, at, expires) VALUES (?, ?, ?)", (key, now, now + window))
-
-        await self._db.run(record)
+def _retry_after(conn: sqlite3.Connection, key: str, limit: int, window: float, now: float) -> int | None:
+    rows = conn.execute(
+        "SELECT at FROM rate_events WHERE key = ? AND at > ? ORDER BY at DESC LIMIT ?", (key, now - window, limit)
+    ).fetchall()
+    if len(rows) < limit:
+        return None
+    # The oldest of the last `limit` events leaving the window brings the key under it;
+    # a whole second past that moment, so a client that waits exactly this long gets in.
+    return max(1, int(float(rows[-1][0]) + window - now) + 1)

@@ -1,9 +1,11 @@
 """The SQLite files: the durable store (fails closed, upgraded in place with a backup) and the index (a cache).
 
 Durable schema versions: 1 marks by copy id; 2 marks by message key, identities.reused and
-fence; 3 ui_sessions; 4 the store seam's names (marks.message_key), claims and rate events.
-An older gateway refuses a newer file; this one upgrades every older one, keeping a backup
-of the file as it was before any upgrade that rewrites rows.
+fence; 3 ui_sessions; 4 the store seam's names (marks.message_key), marks kept after their
+message left (marks.retired_at), claims and rate events.
+An older gateway refuses a newer file; this one upgrades every older one in place, keeping
+the file as it was beside it (`identities.db.v<N>.bak`, 0600) so the release that wrote it
+can be gone back to.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ CREATE INDEX IF NOT EXISTS tokens_by_identity ON tokens (identity_id);
 CREATE TABLE IF NOT EXISTS quarantine (local_part TEXT PRIMARY KEY, until REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS marks (
     identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
-    message_id TEXT NOT NULL,
+    message_key TEXT NOT NULL,
     seen INTEGER NOT NULL DEFAULT 0,
     deleted INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (identity_id, message_id)
+    retired_at REAL,  -- when the message's last copy left the mailbox (kept until retention)
+    PRIMARY KEY (identity_id, message_key)
 ) WITHOUT ROWID;
 """
 # Sessions of the /ui pages (version 3). `hash` is the SHA-256 of the random session id in
@@ -69,9 +72,15 @@ CREATE TABLE IF NOT EXISTS ui_sessions (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ui_sessions_by_token ON ui_sessions (token_hash);
 """
-# Version 4: the seam's names, and what used to live in one process's memory.
-_V4: Final = """
+# Version 4: the seam's name for what marks hang on (an upgrade renames the column and drops
+# version 3's index on it, which the rename would carry along as a duplicate)...
+_V4_RENAME: Final = """
 ALTER TABLE marks RENAME COLUMN message_id TO message_key;
+ALTER TABLE marks ADD COLUMN retired_at REAL;
+DROP INDEX IF EXISTS marks_by_message;
+"""
+# ...and what used to live in one process's memory.
+_V4: Final = """
 CREATE TABLE IF NOT EXISTS claims (
     identity_id INTEGER NOT NULL REFERENCES identities (id) ON DELETE CASCADE,
     message_key TEXT NOT NULL,
@@ -87,7 +96,10 @@ CREATE TABLE IF NOT EXISTS rate_events (
 CREATE INDEX IF NOT EXISTS rate_events_by_key ON rate_events (key, at);
 CREATE INDEX IF NOT EXISTS rate_events_by_expiry ON rate_events (expires);
 """
-_DURABLE_INDEXES: Final = "CREATE INDEX IF NOT EXISTS marks_by_key ON marks (message_key);"
+_DURABLE_INDEXES: Final = """
+CREATE INDEX IF NOT EXISTS marks_by_key ON marks (message_key);
+CREATE INDEX IF NOT EXISTS marks_by_retirement ON marks (retired_at) WHERE retired_at IS NOT NULL;
+"""
 
 _INDEX: Final = """
 CREATE TABLE IF NOT EXISTS {s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -144,6 +156,9 @@ def connect(durable: Path, index: Path, *, message_keys: KeyLookup | None) -> sq
         if not tables:
             conn.executescript(_INDEX.format(s=INDEX_SCHEMA))
             conn.execute("INSERT INTO idx.meta VALUES ('schema_version', ?)", (str(INDEX_VERSION),))
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(f"the message index {index} cannot be opened ({exc}); refusing to start") from None
     except BaseException:
         conn.close()
         raise
@@ -151,7 +166,11 @@ def connect(durable: Path, index: Path, *, message_keys: KeyLookup | None) -> sq
 
 
 def _check_index_file(path: Path) -> None:
-    """Leave a sound index of this version alone; delete anything else (a cache: never repair it)."""
+    """Leave a sound index of this version alone; delete anything else (a cache: never repair it).
+
+    Only what the file *says* condemns it: a busy or locked file (a running gateway's, seen
+    from the CLI) is left alone, since deleting a WAL database under its writer corrupts it.
+    """
     ensure_private_dir(path.parent)
     if path.exists():
         try:
@@ -166,8 +185,10 @@ def _check_index_file(path: Path) -> None:
                 ok = ok and (not tables or version == str(INDEX_VERSION))
             finally:
                 probe.close()
+        except sqlite3.OperationalError:
+            return  # busy, locked, unreadable right now: not evidence against the file
         except sqlite3.DatabaseError:
-            ok = False
+            ok = False  # not a database at all, or malformed
         if not ok:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
@@ -204,15 +225,17 @@ def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connect
                 f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
                 " (it was written by a newer gateway)"
             )
+        if version < DURABLE_VERSION:
+            # The release that wrote it refuses the upgraded file: keep it as it was, to go back to.
+            _backup(conn, path.with_name(f"{path.name}.v{version}.bak"))
         if version == 1:
-            _backup(conn, path.with_name(f"{path.name}.v1.bak"))
             _upgrade_marks(conn, message_keys)
             version = 2
         if version == 2:
             _script(conn, _V3, 3)
             version = 3
         if version == 3:
-            _script(conn, _V4, 4)
+            _script(conn, _V4_RENAME + _V4, 4)
             version = 4
         if version != DURABLE_VERSION:
             raise StoreError(

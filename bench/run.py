@@ -289,6 +289,8 @@ def run(args: argparse.Namespace, dsn: str | None) -> None:
             for message_id in read_ids:
                 reader_client.patch(f"{reader_url}/{message_id}", json={"seen": True}).raise_for_status()
             seen_listing = timed(lambda i: reader_client.get(reader_url, params={"limit": 50}).raise_for_status(), 500)
+            wait_url = f"/v1/identities/{READER}/wait"
+            seen_wait = timed(lambda i: reader_client.get(wait_url, params={"timeout": 0}), 200)  # 408: nothing unseen
             rows.append(
                 (
                     f"list an identity's mail, catch-all {args.messages:,}",
@@ -301,6 +303,13 @@ def run(args: argparse.Namespace, dsn: str | None) -> None:
                     f"  ...an identity that has seen {len(read_ids):,} messages",
                     "as above (not its history)",
                     f"p50 {statistics.median(seen_listing):.2f} ms, p95 {p(seen_listing, 0.95):.2f} ms",
+                )
+            )
+            rows.append(
+                (
+                    f"  ...its wait when all {len(read_ids):,} are seen (408)",
+                    "-",
+                    f"p50 {statistics.median(seen_wait):.2f} ms, p95 {p(seen_wait, 0.95):.2f} ms",
                 )
             )
 

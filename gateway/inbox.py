@@ -26,7 +26,6 @@ __all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "WaitQuery", "Window"]
 MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
 CLAIM_TTL: Final = 60.0  # a claim whose response was never settled is released after this
-CLAIM_TRIES: Final = 8  # another process won the message this many times in a row: look again later
 INLINE_PARSE_BYTES: Final = 256 * 1024
 
 
@@ -161,7 +160,9 @@ class Inbox:
             unseen=not query.include_seen,
             unclaimed=True,
         )
-        for _ in range(CLAIM_TRIES):
+        # Each lost race means another wait took (or read) a message, so this ends: with a
+        # message, or with none left. Giving up early would sleep while mail is waiting.
+        while True:
             if query.include_seen:
                 rows = await self._store.index.listing(identity, filters, limit=1, after=after, newest_first=True)
             else:
@@ -178,7 +179,6 @@ class Inbox:
             if current is not None:
                 return current
             await self._store.claims.release(identity, found.message_key)
-        return None
 
     async def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
         """End a claim: delivered answers become seen (for the identity's own reads); others return."""

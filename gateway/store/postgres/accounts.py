@@ -231,6 +231,9 @@ class PostgresTokens(_Accounts):
     async def set_admin(self, token: str, *, origin: Literal["configured", "generated"]) -> None:
         digest = hash_token(token)
         async with self._db.transaction() as conn:
+            # Replicas starting at once set it together: one at a time, or the second insert of
+            # the same hash fails on the hash's unique index, which ON CONFLICT (id) cannot arbitrate.
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext('agentmail admin token'))")
             await conn.execute(
                 "DELETE FROM ui_sessions WHERE token_hash IN"
                 " (SELECT hash FROM tokens WHERE kind = 'admin' AND hash != %s)",

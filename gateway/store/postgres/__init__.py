@@ -10,10 +10,12 @@ database URL is set.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from gateway.errors import StoreError, StoreUnavailable
 from gateway.store import Store
 from gateway.store.postgres.accounts import (
+    PostgresAccounts,
     PostgresIdentities,
     PostgresQuarantine,
     PostgresTokens,
@@ -25,6 +27,8 @@ from gateway.store.postgres.marks import PostgresClaims, PostgresMarks, Postgres
 from gateway.store.postgres.schema import SCHEMA_VERSION, ensure_schema
 
 __all__ = ["SCHEMA_VERSION", "PostgresEngine", "open_postgres"]
+
+A = TypeVar("A", bound=PostgresAccounts)
 
 
 class PostgresEngine:
@@ -69,14 +73,17 @@ def open_postgres(
 ) -> Store:
     """The store in the database at `dsn`; nothing connects until `store.engine.start()`."""
     db = Database(dsn, min_size=min_connections, max_size=max_connections, connect_timeout=connect_timeout)
-    accounts = {"domain": domain, "reserved": reserved, "quarantine_seconds": quarantine_seconds, "clock": clock}
+
+    def accounts(kind: type[A]) -> A:
+        return kind(db, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
+
     return Store(
         engine=PostgresEngine(db),
-        identities=PostgresIdentities(db, **accounts),  # type: ignore[arg-type]
-        tokens=PostgresTokens(db, **accounts),  # type: ignore[arg-type]
-        quarantine=PostgresQuarantine(db, **accounts),  # type: ignore[arg-type]
+        identities=accounts(PostgresIdentities),
+        tokens=accounts(PostgresTokens),
+        quarantine=accounts(PostgresQuarantine),
         marks=PostgresMarks(db, clock),
-        sessions=PostgresUiSessions(db, **accounts),  # type: ignore[arg-type]
+        sessions=accounts(PostgresUiSessions),
         claims=PostgresClaims(db, clock),
         limits=PostgresRateLimits(db, clock),
         index=PostgresIndex(db, clock),

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final, Literal, LiteralString
 
 import psycopg
@@ -20,18 +19,16 @@ from gateway.names import check_local_part, random_local_part
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
 from gateway.store.postgres.database import Connection, Database, Row
 from gateway.store.postgres.schema import LOCK_NAMESPACE
+from gateway.store.rows import IDENTITY_COLUMNS, ascii_lower, identity_of
 
-__all__ = ["PostgresIdentities", "PostgresQuarantine", "PostgresTokens", "PostgresUiSessions"]
+__all__ = ["PostgresAccounts", "PostgresIdentities", "PostgresQuarantine", "PostgresTokens", "PostgresUiSessions"]
 
-# ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
-_ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
 _SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most this often
-_COLUMNS: Final = "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
 _LOCK_NAME: Final = "SELECT pg_advisory_xact_lock(%s, hashtext(%s))"  # one name's creations, one at a time
 
 
-class _Accounts:
+class PostgresAccounts:
     """What the four concerns share: the database, the domain and the clock."""
 
     def __init__(
@@ -49,31 +46,17 @@ class _Accounts:
         self._quarantine = quarantine_seconds
         self._clock = clock
 
-    def _identity(self, row: Sequence[object]) -> Identity:
-        local = str(row[1])
-        return Identity(
-            int(row[0]),  # type: ignore[call-overload]
-            f"{local}@{self.domain}",
-            local,
-            float(row[2]),  # type: ignore[arg-type]
-            None if row[3] is None else float(row[3]),  # type: ignore[arg-type]
-            None if row[4] is None else str(row[4]),
-            None if row[5] is None else str(row[5]),
-            bool(row[6]),
-            None if row[7] is None else (str(row[7]), str(row[8])),
-        )
-
     async def _principal(self, conn: Connection, token_id: str, kind: str, identity_id: int | None) -> Principal | None:
         """Who a token row stands for; None for an identity that is gone or expired."""
         if kind == "admin":
             return Principal("admin", token_id)
         if kind == "provision":
             return Principal("provisioner", token_id)
-        cur = await conn.execute(f"SELECT {_COLUMNS} FROM identities WHERE id = %s", (identity_id,))  # noqa: S608
+        cur = await conn.execute(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE id = %s", (identity_id,))  # noqa: S608
         row = await cur.fetchone()
         if row is None:
             return None
-        identity = self._identity(row)
+        identity = identity_of(row, self.domain)
         if identity.expired(self._clock()):
             return None
         return Principal("identity", token_id, identity)
@@ -95,7 +78,7 @@ class _Accounts:
         )
 
 
-class PostgresIdentities(_Accounts):
+class PostgresIdentities(PostgresAccounts):
     """`Identities` on PostgreSQL."""
 
     async def create(
@@ -178,34 +161,34 @@ class PostgresIdentities(_Accounts):
         return identity
 
     async def find(self, address: str) -> Identity | None:
-        local, _, domain = address.translate(_ASCII_LOWER).rpartition("@")
+        local, _, domain = ascii_lower(address).rpartition("@")
         if domain != self.domain:
             return None
-        row = await self._db.fetchone(f"SELECT {_COLUMNS} FROM identities WHERE local_part = %s", (local,))  # noqa: S608
-        return None if row is None else self._identity(row)
+        row = await self._db.fetchone(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE local_part = %s", (local,))  # noqa: S608
+        return None if row is None else identity_of(row, self.domain)
 
     async def list(
         self, *, created_by: str | None = None, after: str | None = None, limit: int = 100
     ) -> list[Identity]:
-        sql: list[LiteralString] = [f"SELECT {_COLUMNS} FROM identities WHERE true"]  # noqa: S608 - constant columns
+        sql: list[LiteralString] = [f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE true"]  # noqa: S608 - constant columns
         args: list[object] = []
         if created_by is not None:
             sql.append("AND created_by = %s")
             args.append(created_by)
         if after is not None:
             sql.append("AND local_part > %s")
-            args.append(after.translate(_ASCII_LOWER).partition("@")[0])
+            args.append(ascii_lower(after).partition("@")[0])
         sql.append("ORDER BY local_part LIMIT %s")
         args.append(limit)
         rows = await self._db.fetchall(" ".join(sql), args)
-        return [self._identity(r) for r in rows]
+        return [identity_of(r, self.domain) for r in rows]
 
     async def delete(self, identity: Identity) -> None:
         async with self._db.transaction() as conn:
             await self._retire(conn, identity.id, identity.local_part, self._clock())
 
 
-class PostgresTokens(_Accounts):
+class PostgresTokens(PostgresAccounts):
     """`Tokens` on PostgreSQL."""
 
     async def authenticate(self, token: str) -> Principal:
@@ -290,13 +273,13 @@ class PostgresTokens(_Accounts):
         return token
 
 
-class PostgresQuarantine(_Accounts):
+class PostgresQuarantine(PostgresAccounts):
     """`Quarantine` on PostgreSQL."""
 
     async def until(self, local_part: str) -> float | None:
         row = await self._db.fetchone(
             "SELECT until FROM quarantine WHERE local_part = %s AND until > %s",
-            (local_part.translate(_ASCII_LOWER), self._clock()),
+            (ascii_lower(local_part), self._clock()),
         )
         return None if row is None else float(row[0])
 
@@ -304,7 +287,7 @@ class PostgresQuarantine(_Accounts):
         return await self._db.execute("DELETE FROM quarantine WHERE until <= %s", (self._clock(),))
 
 
-class PostgresUiSessions(_Accounts):
+class PostgresUiSessions(PostgresAccounts):
     """`UiSessions` on PostgreSQL."""
 
     async def add(self, session_hash: str, token: str, *, keep: int) -> None:

@@ -27,7 +27,7 @@ Connection = psycopg.AsyncConnection[Row]
 CONNECT_TIMEOUT: Final = 10.0  # seconds libpq may take to reach the server (its connect_timeout)
 log = logging.getLogger(__name__)
 
-BORROW_TIMEOUT: Final = 5.0  # seconds a call waits for a free pooled connection before StoreError
+BORROW_TIMEOUT: Final = 5.0  # seconds a call waits for a free pooled connection before StoreUnavailable
 _URL_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*)(?::[^@/\s]*)?@", re.I)
 _KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.I)
 

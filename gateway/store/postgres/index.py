@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, LiteralString
 
-import msgspec
-
-from gateway.mail.models import Code, Link
 from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
-from gateway.store.postgres.database import Database, Row
+from gateway.store.postgres.database import Database
+from gateway.store.rows import encode_json, summary_of
 
 __all__ = ["PostgresIndex"]
 
@@ -41,9 +39,6 @@ _ADD_GRANTS: Final = (
     " ORDER BY n.position"
     " ON CONFLICT (address, message_key) DO NOTHING"
 )
-_CODES = msgspec.json.Decoder(tuple[Code, ...])
-_LINKS = msgspec.json.Decoder(tuple[Link, ...])
-_TO = msgspec.json.Decoder(tuple[str, ...])
 
 
 def _text(value: str) -> str:
@@ -70,13 +65,13 @@ class PostgresIndex:
                 r.received_ts,
                 r.size,
                 _text(r.from_header),
-                msgspec.json.encode(r.to).decode(),  # JSON escapes NUL itself
+                encode_json(r.to),  # JSON escapes NUL itself
                 _text(r.subject),
                 _text(r.from_header.casefold()),
                 _text(r.subject.casefold()),
                 r.message_key,
-                msgspec.json.encode(r.codes).decode(),
-                msgspec.json.encode(r.links).decode(),
+                encode_json(r.codes),
+                encode_json(r.links),
             )
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
@@ -172,14 +167,14 @@ class PostgresIndex:
             else "ORDER BY g.received_at DESC, g.copy_id DESC LIMIT %s"
         )
         args.append(limit)
-        return [_summary(r) for r in await self._db.fetchall(" ".join(sql), args)]
+        return [summary_of(r) for r in await self._db.fetchall(" ".join(sql), args)]
 
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         sql, args = self._where(identity, filters)
         sql.append("AND g.copy_id = %s")
         args.append(message_id)
         row = await self._db.fetchone(" ".join(sql), args)
-        return None if row is None else _summary(row)
+        return None if row is None else summary_of(row)
 
     def _where(self, identity: Identity, filters: Filters) -> tuple[list[LiteralString], list[object]]:
         sql: list[LiteralString] = [_VISIBLE]
@@ -223,18 +218,3 @@ class PostgresIndex:
             cur = await conn.execute("SELECT address, copy_id, received_at FROM grants WHERE message_key = %s", key)
             grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
         return ids, grants
-
-
-def _summary(row: Row) -> Summary:
-    return Summary(
-        id=str(row[0]),
-        message_key=str(row[1]),
-        received_ts=float(row[2]),
-        size=int(row[3]),
-        from_header=str(row[4]),
-        to=_TO.decode(str(row[5])),
-        subject=str(row[6]),
-        codes=_CODES.decode(str(row[7])),
-        links=_LINKS.decode(str(row[8])),
-        seen=bool(row[9]),
-    )

@@ -8,6 +8,7 @@ from typing import Final
 from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
 from gateway.store.postgres.database import Database
+from gateway.store.rows import retry_after
 
 __all__ = ["PostgresClaims", "PostgresMarks", "PostgresRateLimits"]
 
@@ -131,8 +132,4 @@ _LAST_EVENTS: Final = "SELECT at FROM rate_events WHERE key = %s AND at > %s ORD
 
 
 def _wait(rows: Sequence[Sequence[object]], limit: int, window: float, now: float) -> int | None:
-    if len(rows) < limit:
-        return None
-    # The oldest of the last `limit` events leaving the window brings the key under it;
-    # a whole second past that moment, so a client that waits exactly this long gets in.
-    return max(1, int(float(rows[-1][0]) + window - now) + 1)  # type: ignore[arg-type]
+    return retry_after([r[0] for r in rows], limit, window, now)

@@ -5,22 +5,19 @@ from __future__ import annotations
 import hmac
 import secrets
 import sqlite3
-import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final, Literal
 
 from gateway.errors import Conflict, InvalidInput, NotFound, Unauthorized
 from gateway.names import check_local_part, random_local_part
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
+from gateway.store.rows import IDENTITY_COLUMNS, ascii_lower, identity_of
 from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteAccounts", "SqliteIdentities", "SqliteQuarantine", "SqliteTokens", "SqliteUiSessions"]
 
-# ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
-_ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
 _SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most this often (each write is fsync'd)
-_COLUMNS: Final = "id, local_part, created_at, expires_at, label, created_by, reused, fence_generation, fence_id"
 
 
 class SqliteAccounts:
@@ -41,20 +38,6 @@ class SqliteAccounts:
         self._quarantine = quarantine_seconds
         self._clock = clock
 
-    def _identity(self, row: Sequence[object]) -> Identity:
-        local = str(row[1])
-        return Identity(
-            int(row[0]),  # type: ignore[call-overload]
-            f"{local}@{self.domain}",
-            local,
-            float(row[2]),  # type: ignore[arg-type]
-            None if row[3] is None else float(row[3]),  # type: ignore[arg-type]
-            None if row[4] is None else str(row[4]),
-            None if row[5] is None else str(row[5]),
-            bool(row[6]),
-            None if row[7] is None else (str(row[7]), str(row[8])),
-        )
-
     def _principal(
         self, conn: sqlite3.Connection, token_id: str, kind: str, identity_id: int | None
     ) -> Principal | None:
@@ -63,10 +46,10 @@ class SqliteAccounts:
             return Principal("admin", token_id)
         if kind == "provision":
             return Principal("provisioner", token_id)
-        row = conn.execute(f"SELECT {_COLUMNS} FROM identities WHERE id = ?", (identity_id,)).fetchone()  # noqa: S608
+        row = conn.execute(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE id = ?", (identity_id,)).fetchone()  # noqa: S608
         if row is None:
             return None
-        identity = self._identity(row)
+        identity = identity_of(row, self.domain)
         if identity.expired(self._clock()):
             return None
         return Principal("identity", token_id, identity)
@@ -175,29 +158,29 @@ class SqliteIdentities(SqliteAccounts):
         return identity
 
     async def find(self, address: str) -> Identity | None:
-        local, _, domain = address.translate(_ASCII_LOWER).rpartition("@")
+        local, _, domain = ascii_lower(address).rpartition("@")
         if domain != self.domain:
             return None
         row = await self._db.run(
-            lambda c: c.execute(f"SELECT {_COLUMNS} FROM identities WHERE local_part = ?", (local,)).fetchone()  # noqa: S608
+            lambda c: c.execute(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE local_part = ?", (local,)).fetchone()  # noqa: S608
         )
-        return None if row is None else self._identity(row)
+        return None if row is None else identity_of(row, self.domain)
 
     async def list(
         self, *, created_by: str | None = None, after: str | None = None, limit: int = 100
     ) -> list[Identity]:
-        sql = f"SELECT {_COLUMNS} FROM identities WHERE 1=1"  # noqa: S608 - constant columns
+        sql = f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE 1=1"  # noqa: S608 - constant columns
         args: list[object] = []
         if created_by is not None:
             sql += " AND created_by = ?"
             args.append(created_by)
         if after is not None:
             sql += " AND local_part > ?"
-            args.append(after.translate(_ASCII_LOWER).partition("@")[0])
+            args.append(ascii_lower(after).partition("@")[0])
         sql += " ORDER BY local_part LIMIT ?"
         args.append(limit)
         rows = await self._db.run(lambda c: c.execute(sql, args).fetchall())
-        return [self._identity(r) for r in rows]
+        return [identity_of(r, self.domain) for r in rows]
 
     async def delete(self, identity: Identity) -> None:
         def retire(conn: sqlite3.Connection) -> None:
@@ -307,7 +290,7 @@ class SqliteQuarantine(SqliteAccounts):
         row = await self._db.run(
             lambda c: c.execute(
                 "SELECT until FROM quarantine WHERE local_part = ? AND until > ?",
-                (local_part.translate(_ASCII_LOWER), now),
+                (ascii_lower(local_part), now),
             ).fetchone()
         )
         return None if row is None else float(row[0])

@@ -6,10 +6,8 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
-import msgspec
-
-from gateway.mail.models import Code, Link
 from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
+from gateway.store.rows import encode_json, summary_of
 from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteIndex"]
@@ -25,9 +23,6 @@ _VISIBLE: Final = (
     " LEFT JOIN main.marks k ON k.identity_id = ? AND k.message_key = g.message_key"
     " WHERE g.address = ? AND g.received_at >= ? AND coalesce(k.deleted, 0) = 0"
 )
-_CODES = msgspec.json.Decoder(tuple[Code, ...])
-_LINKS = msgspec.json.Decoder(tuple[Link, ...])
-_TO = msgspec.json.Decoder(tuple[str, ...])
 
 
 class SqliteIndex:
@@ -49,13 +44,13 @@ class SqliteIndex:
                     r.received_ts,
                     r.size,
                     r.from_header,
-                    msgspec.json.encode(r.to).decode(),
+                    encode_json(r.to),
                     r.subject,
                     r.from_header.casefold(),
                     r.subject.casefold(),
                     r.message_key,
-                    msgspec.json.encode(r.codes).decode(),
-                    msgspec.json.encode(r.links).decode(),
+                    encode_json(r.codes),
+                    encode_json(r.links),
                 ),
                 [(a, r.message_key, r.copy_id, r.received_ts, a, r.message_key) for a in sorted(r.grants)],
             )
@@ -172,7 +167,7 @@ class SqliteIndex:
         args.append(limit)
         query = " ".join(sql)
         rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
-        return [_summary(r) for r in rows]
+        return [summary_of(r) for r in rows]
 
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         sql, args = self._where(identity, filters)
@@ -180,7 +175,7 @@ class SqliteIndex:
         args.append(message_id)
         query = " ".join(sql)
         row = await self._db.run(lambda c: c.execute(query, args).fetchone())
-        return None if row is None else _summary(row)
+        return None if row is None else summary_of(row)
 
     def _where(self, identity: Identity, filters: Filters) -> tuple[list[str], list[object]]:
         sql = [_VISIBLE]
@@ -237,18 +232,3 @@ def _chunks(values: Sequence[str]) -> list[list[str]]:
 
 def _marks(chunk: Sequence[str]) -> str:
     return ",".join("?" * len(chunk))
-
-
-def _summary(row: Sequence[object]) -> Summary:
-    return Summary(
-        id=str(row[0]),
-        message_key=str(row[1]),
-        received_ts=float(row[2]),  # type: ignore[arg-type]
-        size=int(row[3]),  # type: ignore[call-overload]
-        from_header=str(row[4]),
-        to=_TO.decode(str(row[5])),
-        subject=str(row[6]),
-        codes=_CODES.decode(str(row[7])),
-        links=_LINKS.decode(str(row[8])),
-        seen=bool(row[9]),
-    )

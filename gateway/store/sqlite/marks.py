@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
+from gateway.store.rows import retry_after
 from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteClaims", "SqliteMarks", "SqliteRateLimits"]
@@ -139,8 +140,4 @@ def _retry_after(conn: sqlite3.Connection, key: str, limit: int, window: float, 
     rows = conn.execute(
         "SELECT at FROM rate_events WHERE key = ? AND at > ? ORDER BY at DESC LIMIT ?", (key, now - window, limit)
     ).fetchall()
-    if len(rows) < limit:
-        return None
-    # The oldest of the last `limit` events leaving the window brings the key under it;
-    # a whole second past that moment, so a client that waits exactly this long gets in.
-    return max(1, int(float(rows[-1][0]) + window - now) + 1)
+    return retry_after([r[0] for r in rows], limit, window, now)

@@ -9,6 +9,8 @@ Dovecot stack started once per session. Nothing here touches the process environ
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import inspect
 import secrets
 import smtplib
@@ -361,14 +363,45 @@ def _code_names(code: types.CodeType) -> Iterator[str]:
             yield from _code_names(const)
 
 
+TESTS_DIR = Path(__file__).resolve().parent
+
+
+@functools.cache
+def _file_in_suite(filename: str) -> bool:
+    return Path(filename).resolve().is_relative_to(TESTS_DIR)
+
+
+def _in_suite(obj: object) -> bool:
+    """Whether `obj` (a function, or a class through its methods) is defined in a file under tests/."""
+    functions = [v for v in vars(obj).values() if inspect.isfunction(v)] if isinstance(obj, type) else [obj]
+    for function in functions:
+        code = getattr(inspect.unwrap(function), "__code__", None)  # type: ignore[arg-type]
+        if isinstance(code, types.CodeType) and _file_in_suite(code.co_filename):
+            return True
+    return False
+
+
 def _referenced_names(roots: Sequence[object]) -> set[str]:
-    """Names referred to by `roots` (functions) and, transitively, by the suite's own helpers they use."""
+    """Names referred to by `roots` defined in the suite and, transitively, by the suite's helpers they use.
+
+    Code outside tests/ (pytest's own fixtures, libraries) is never read: its names say nothing of ours.
+    """
+    names: set[str] = set()
+    for root in roots:
+        with contextlib.suppress(TypeError):  # unhashable: not a function of ours anyway
+            names |= _names_from(root)
+    return names
+
+
+@functools.cache
+def _names_from(root: object) -> frozenset[str]:
+    # Cached per function: thousands of items share a few hundred tests and fixtures.
     names: set[str] = set()
     seen: set[int] = set()
-    todo = list(roots)
+    todo = [root]
     while todo:
         obj = inspect.unwrap(todo.pop())  # type: ignore[arg-type]
-        if id(obj) in seen:
+        if id(obj) in seen or not _in_suite(obj):
             continue
         seen.add(id(obj))
         if isinstance(obj, type):
@@ -379,17 +412,11 @@ def _referenced_names(roots: Sequence[object]) -> set[str]:
             continue
         found = set(_code_names(code))
         names |= found
-        module = getattr(obj, "__module__", "") or ""
         scope = getattr(obj, "__globals__", {})
-        for name in found:
-            helper = scope.get(name)
-            helper_module = getattr(helper, "__module__", "") or ""
-            # Follow the suite's helpers (same module, or anything under tests/), never libraries.
-            if (inspect.isfunction(helper) or isinstance(helper, type)) and (
-                helper_module == module or helper_module.startswith("tests")
-            ):
-                todo.append(helper)
-    return names
+        todo.extend(
+            helper for name in found if inspect.isfunction(helper := scope.get(name)) or isinstance(helper, type)
+        )
+    return frozenset(names)
 
 
 def tiers_of(item: pytest.Item) -> set[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ def nested():
 
 def test_names_are_found_through_nested_functions_helpers_and_classes() -> None:
     namespace: dict[str, Any] = {"__name__": "tests.sample"}
-    exec(compile(SAMPLE, "<sample>", "exec"), namespace)
+    exec(compile(SAMPLE, __file__, "exec"), namespace)  # as if written here, under tests/
     names = _referenced_names([namespace["nested"]])
     assert {"Popen", "executable"} <= names
     assert names & TIER_NAMES["stdio"]
@@ -41,6 +42,9 @@ def test_library_code_is_not_followed() -> None:
 
     # pytest's own body mentions many names; none of them may make this test a tier.
     assert _referenced_names([calls_a_library]) == {"pytest", "importorskip"}
+    library_spawner = vars(subprocess)["run"]  # (by key: naming it here would put this test in the stdio tier)
+    assert "Popen" in library_spawner.__code__.co_names
+    assert _referenced_names([library_spawner]) == set()
 
 
 def test_a_test_needing_nothing_is_in_no_tier(request: pytest.FixtureRequest) -> None:

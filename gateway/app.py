@@ -13,6 +13,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from typing import Literal
 
 from litestar import Litestar
 from litestar.di import Provide
@@ -63,11 +64,13 @@ class Gateway:
     sync_task: asyncio.Task[None] | None = None
 
     def health(self) -> HealthOut:
-        """What /health reports: failing once the sync task ended while the gateway runs."""
+        """What /health reports: failing once the sync task ended while the gateway runs,
+        rebuilding while the index is built from the mailbox (mail reads answer 503 meanwhile)."""
         syncing = self.sync_task is not None and not self.sync_task.done()
-        return HealthOut(
-            "ok" if syncing else "failing", self.source.kind, "ok" if self.source.reachable else "unreachable"
+        status: Literal["ok", "rebuilding", "failing"] = (
+            "failing" if not syncing else "rebuilding" if self.sync.rebuilding else "ok"
         )
+        return HealthOut(status, self.source.kind, "ok" if self.source.reachable else "unreachable")
 
 
 def _log_crash(task: asyncio.Task[None]) -> None:
@@ -85,8 +88,8 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         else:
             source = LocalSource(settings.data_dir / "maildir")
     sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
-    inbox = Inbox(store, source, max_bytes=settings.max_message_bytes)
-    retention = Retention(source, store, days=settings.retention_days)
+    inbox = Inbox(store, source, max_bytes=settings.max_message_bytes, rebuilding=lambda: sync.rebuilding)
+    retention = Retention(source, store, days=settings.retention_days, index_ready=lambda: sync.caught_up)
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
     sync.on_indexed(lambda records: hub.publish(a for r in records for a in r.grants))
     return Gateway(settings, store, source, sync, inbox, retention, hub)
@@ -103,6 +106,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             await gw.store.engine.start()
             await ensure_admin_token(settings, gw.store.tokens)
             await gw.source.start()
+            await gw.sync.prepare()  # before anything is served: is the index about to be rebuilt?
         except BaseException:
             await gw.store.engine.close()
             raise

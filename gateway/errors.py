@@ -20,6 +20,7 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     ├── ClientGone           client_closed_request  499   the client left during a wait (nobody reads the answer)
     ├── SourceUnavailable    mail_unavailable       503   the mailbox (Dovecot) cannot be reached (retry after 5 s)
     ├── StoreUnavailable     store_unavailable      503   the database cannot be reached right now (retry after 5 s)
+    ├── IndexRebuilding      index_rebuilding       503   the index is being rebuilt from the mailbox (retry after 5 s)
     └── StoreError           store_error            503   the durable store is unreadable or corrupt (stops start-up)
 """
 
@@ -30,6 +31,7 @@ __all__ = [
     "Conflict",
     "Forbidden",
     "GatewayError",
+    "IndexRebuilding",
     "InvalidInput",
     "InvalidName",
     "NotFound",
@@ -127,6 +129,13 @@ class StoreUnavailable(GatewayError):
     """The database cannot be reached right now; worth retrying shortly."""
 
     code = "store_unavailable"
+    retry_after = 5
+
+
+class IndexRebuilding(GatewayError):
+    """The message index is being rebuilt from the mailbox: reading it now would answer wrong."""
+
+    code = "index_rebuilding"
     retry_after = 5
 
 

@@ -11,11 +11,12 @@ import asyncio
 import dataclasses
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from gateway.errors import InvalidInput, NotFound, SourceUnavailable
+from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
 from gateway.sources.base import MailSource
@@ -27,6 +28,7 @@ MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
 CLAIM_TTL: Final = 60.0  # a claim whose response was never settled is released after this
 INLINE_PARSE_BYTES: Final = 256 * 1024
+FROM_START: Final = Cursor(-math.inf, "", 0)  # before every message: a listing from the oldest on
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +90,18 @@ class FullMessage:
 class Inbox:
     """Read and change what identities see; the API's one entry point into the mail."""
 
-    def __init__(self, store: Store, source: MailSource, *, max_bytes: int) -> None:
+    def __init__(
+        self, store: Store, source: MailSource, *, max_bytes: int, rebuilding: Callable[[], bool] = lambda: False
+    ) -> None:
         self._store = store
         self._source = source
         self._max_bytes = max_bytes
+        self._rebuilding = rebuilding
+
+    def _check_index(self) -> None:
+        """Mail is read from the index: while it is rebuilt it would answer wrong, so it answers 503."""
+        if self._rebuilding():
+            raise IndexRebuilding("the message index is being rebuilt from the mailbox; try again shortly")
 
     async def fence(self) -> tuple[str, str] | None:
         """The source's fence for an identity created now (see Identity.fence), if it has one."""
@@ -118,6 +128,7 @@ class Inbox:
         """A page of `identity`'s messages."""
         if query.before_id is not None and query.after_id is not None:
             raise InvalidInput("use before_id or after_id, not both")
+        self._check_index()
         window = self.window(identity)
         before = await self._cursor(identity, query.before_id)
         after = await self._cursor(identity, query.after_id)
@@ -130,6 +141,15 @@ class Inbox:
         if query.after_id is not None:
             return Page(rows, None, last)
         return Page(rows, last, None)
+
+    async def newer(self, identity: Identity, after_id: str | None, *, limit: int = MAX_PAGE) -> list[Summary]:
+        """Up to `limit` of `identity`'s messages indexed after `after_id` (None: from the first),
+        oldest first: what an event stream delivers next, however many arrived at once."""
+        self._check_index()
+        window = self.window(identity)
+        after = FROM_START if after_id is None else await self._cursor(identity, after_id)
+        filters = Filters(window.since_ts, window.min_id)
+        return await self._store.index.listing(identity, filters, limit=min(max(limit, 1), MAX_PAGE), after=after)
 
     async def _cursor(self, identity: Identity, message_id: str | None) -> Cursor | None:
         if message_id is None:
@@ -150,6 +170,7 @@ class Inbox:
         `include_seen` the newest match. A claimed message is skipped by every other wait of
         the identity, in any process on the store, until `settle` or CLAIM_TTL.
         """
+        self._check_index()
         window = self.window(identity)
         after = await self._cursor(identity, query.after_id)
         filters = Filters(
@@ -166,7 +187,7 @@ class Inbox:
             if query.include_seen:
                 rows = await self._store.index.listing(identity, filters, limit=1, after=after, newest_first=True)
             else:
-                start = after or Cursor(-math.inf, "")
+                start = after or FROM_START
                 rows = await self._store.index.listing(identity, filters, limit=1, after=start)
             if not rows:
                 return None
@@ -203,6 +224,7 @@ class Inbox:
 
     async def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""
+        self._check_index()
         window = self.window(identity)
         found = await self._store.index.visible(identity, message_id, Filters(window.since_ts, window.min_id))
         if found is None:

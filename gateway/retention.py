@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Final
 
 from gateway.sources.base import MailSource
@@ -21,14 +22,22 @@ SWEEP_INTERVAL: Final = 3600.0
 class Retention:
     """Deletes old copies from the source, the index and the marks, in batches."""
 
-    def __init__(self, source: MailSource, store: Store, *, days: int) -> None:
+    def __init__(
+        self, source: MailSource, store: Store, *, days: int, index_ready: Callable[[], bool] = lambda: True
+    ) -> None:
         self._source = source
         self._store = store
         self._days = days
+        self._index_ready = index_ready
 
     async def sweep(self, now: float | None = None) -> int:
         """Delete every copy received before `now` minus the retention; returns how many."""
         await self._store.quarantine.prune()
+        if self._index_ready():
+            # Marks of messages that left the mailbox behind the gateway's back (an outside
+            # expunge, or while it was down) retire like any other; never while the index is
+            # still being built, when every message not yet read back looks gone.
+            await self._store.marks.retire_orphans()
         if self._days <= 0:
             return 0
         cutoff = (time.time() if now is None else now) - self._days * 86400
@@ -40,7 +49,8 @@ class Retention:
             if len(gone) < len(ids):
                 break  # ids the mailbox cannot act on now (it is being renumbered): next sweep
         await self._store.index.forget_cursors(cutoff)
-        await self._store.marks.prune(cutoff)  # kept as long as a late copy could still arrive
+        if self._index_ready():  # what a half-built index lacks is not gone
+            await self._store.marks.prune(cutoff)  # kept as long as a late copy could still arrive
         if removed:
             log.info("retention removed %d copies older than %d days", removed, self._days)
         return removed

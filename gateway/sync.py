@@ -4,6 +4,10 @@ On start it reconciles the index with the mailbox (new copies indexed, vanished 
 forgotten); then it indexes each batch the source announces, and reconciles again whenever
 the source says it may have lost track. A new source generation (IMAP UIDVALIDITY) voids
 every indexed id: the index is emptied and rebuilt. Marks survive that, being keyed by message.
+
+While the index is being built from nothing (deleted, new, or emptied by a new generation)
+it is `rebuilding`: it lacks mail it will hold in a moment, so reading it would answer wrong
+(empty listings, 404 for known ids and cursors); the API answers 503 meanwhile.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ log = logging.getLogger(__name__)
 FETCH_BATCH: Final = 16  # copies read at once: at most 16 x the message size limit in memory
 INLINE_BYTES: Final = 256 * 1024  # parse on the event loop below this; above, in a worker thread
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
+PREPARE_TIMEOUT: Final = 2.0  # start-up waits this long to learn whether a new index has mail to rebuild
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
@@ -58,6 +63,28 @@ class Sync:
         self._max_bytes = max_bytes
         self._changed = asyncio.Condition()
         self._listeners: list[Callable[[Sequence[CopyRecord]], None]] = []
+        self._rebuilding = False
+        self._caught_up = False
+
+    @property
+    def rebuilding(self) -> bool:
+        """Whether the index is being built from nothing and does not yet hold the mailbox's mail."""
+        return self._rebuilding
+
+    @property
+    def caught_up(self) -> bool:
+        """Whether a catch-up completed: the index then held every copy the mailbox had."""
+        return self._caught_up
+
+    async def prepare(self) -> None:
+        """Before the API serves: an index with no mailbox state over a mailbox with mail is `rebuilding`."""
+        if await self._index.get_meta(GENERATION_KEY) is not None:
+            return
+        try:
+            async with asyncio.timeout(PREPARE_TIMEOUT):
+                self._rebuilding = bool(await self._source.snapshot())
+        except (TimeoutError, SourceUnavailable):
+            self._rebuilding = True  # cannot tell: assume the worst until a catch-up completes
 
     def on_indexed(self, listener: Callable[[Sequence[CopyRecord]], None]) -> None:
         """Call `listener` with each batch right after it is indexed (the hub hooks in here)."""
@@ -70,6 +97,7 @@ class Sync:
         if await self._index.get_meta(GENERATION_KEY) != generation:
             if await self._index.count():
                 log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
+            self._rebuilding = self._rebuilding or bool(present)
             await self._index.clear()
             await self._index.set_meta(GENERATION_KEY, generation)
         known = await self._index.known_ids()
@@ -78,6 +106,8 @@ class Sync:
             await self._index.remove(gone)
         missing = [i for i in present if i not in known]
         await self.ingest(missing)
+        self._rebuilding = False
+        self._caught_up = True
         if missing or gone:
             log.info("index caught up: %d copies added, %d forgotten", len(missing), len(gone))
             async with self._changed:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from gateway.errors import ClientGone, NotFound, Unauthorized, WaitTimeout
+from gateway.errors import ClientGone, GatewayError, NotFound, WaitTimeout
 from gateway.hub import Hub
 from gateway.inbox import FullMessage, Inbox, WaitQuery
 from gateway.store import Identity, Summary
@@ -27,9 +27,7 @@ __all__ = ["MAX_WAIT_SECONDS", "Handover", "handover", "settle", "wait_for_messa
 MAX_WAIT_SECONDS = 600.0
 
 
-async def wait_for_message(
-    inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery, timeout: float
-) -> FullMessage:
+async def wait_for_message(inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery, timeout: float) -> FullMessage:
     """The claimed message, read in full (see `Inbox.claim`); WaitTimeout after `timeout` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + min(timeout, MAX_WAIT_SECONDS)
@@ -106,11 +104,12 @@ async def handover(
     timeout: float,
     *,
     disconnected: Callable[[], Coroutine[Any, Any, None]],
-    authorized: Callable[[], Awaitable[bool]],
+    access_lost: Callable[[], Awaitable[GatewayError | None]],
     mark_seen: bool,
 ) -> Handover:
-    """Wait for a message for one HTTP request: ClientGone if the client leaves, Unauthorized if
-    its token stops standing for `identity` meanwhile; what the wait held is released either way.
+    """Wait for a message for one HTTP request: ClientGone if the client leaves, the error
+    `access_lost` gives if the request may no longer read `identity`'s mail (token revoked,
+    identity deleted or replaced); what the wait held is released either way.
     """
     gone = asyncio.create_task(disconnected())
     waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
@@ -123,8 +122,8 @@ async def handover(
             raise ClientGone("the client went away while waiting")
         full = waiting.result()  # WaitTimeout and the like go to the error mapping
         try:
-            if not await authorized():
-                raise Unauthorized("the token was revoked or rotated while waiting")
+            if (lost := await access_lost()) is not None:
+                raise lost
             await asyncio.sleep(0)  # a hang-up that came with the answer is noticed here
             if gone.done():
                 raise ClientGone("the client went away while the answer was being read")

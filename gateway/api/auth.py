@@ -17,7 +17,7 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 from litestar.params import FromPath
 
-from gateway.errors import Forbidden, InvalidInput, NotFound, Unauthorized
+from gateway.errors import Forbidden, GatewayError, InvalidInput, NotFound, Unauthorized
 from gateway.mail.recipients import normalize_address
 from gateway.store import Identity, Principal, Store
 from gateway.store.models import MAX_TOKEN_CHARS
@@ -25,6 +25,7 @@ from gateway.store.models import MAX_TOKEN_CHARS
 __all__ = [
     "PUBLIC_PATHS",
     "TokenAuth",
+    "access_lost",
     "admin_only",
     "admin_or_provisioner",
     "mail_identity",
@@ -61,19 +62,34 @@ async def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princ
 
 
 async def still_authorized(connection: ASGIConnection[Any, Any, Any, Any], identity: Identity) -> bool:
-    """Whether a long request (wait, event stream) may still see `identity`'s mail.
+    """Whether a long request (wait, event stream) may still see `identity`'s mail (see `access_lost`)."""
+    return await access_lost(connection, identity) is None
 
-    False once its token was rotated or revoked, or the identity deleted, expired or
-    re-created since the request began: none of those may keep a door open.
+
+async def access_lost(connection: ASGIConnection[Any, Any, Any, Any], identity: Identity) -> GatewayError | None:
+    """Why a long request (wait, event stream) may no longer see `identity`'s mail; None while it may.
+
+    Its token rotated or revoked (401), or the identity deleted, expired or re-created since the
+    request began (404: the admin's token is fine, the identity it waited on is gone): none of
+    those may keep a door open.
     """
     try:
         principal = await _authenticate(connection)
     except Unauthorized:
-        return False
+        return Unauthorized("the token was revoked or rotated, or its identity deleted, while waiting")
     if principal.token_id != _principal(connection).token_id:
-        return False
+        return Unauthorized("the token was revoked or rotated while waiting")
     current = await store_of(connection).identities.find(identity.address)
-    return current is not None and current.id == identity.id and not current.expired(time.time())
+    if current is None:
+        return NotFound(f"the identity {identity.address} was deleted while waiting")
+    if current.id != identity.id:
+        return NotFound(
+            f"the identity {identity.address} was deleted and created again while waiting;"
+            " the new one's mail is not this request's"
+        )
+    if current.expired(time.time()):
+        return NotFound(f"the identity {identity.address} expired while waiting")
+    return None
 
 
 def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:

@@ -23,6 +23,7 @@ from gateway.errors import (
     Conflict,
     Forbidden,
     GatewayError,
+    IndexRebuilding,
     InvalidInput,
     InvalidName,
     NotFound,
@@ -67,6 +68,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         ClientGone: 499,  # nginx's "client closed request": logged, never read by the client
         SourceUnavailable: 503,
         StoreUnavailable: 503,
+        IndexRebuilding: 503,
         StoreError: 503,
     }
 )

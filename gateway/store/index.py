@@ -10,9 +10,35 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+import msgspec
+
 from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
 
-__all__ = ["MessageIndex"]
+__all__ = ["MessageIndex", "moved_grants"]
+
+_ADDRESSES = msgspec.json.Decoder(list[str])
+
+
+def moved_grants(
+    lost: Iterable[tuple[str, str, int]], remaining: Iterable[tuple[str, str, float, str]]
+) -> list[tuple[str, str, str, float, int]]:
+    """Where grants whose copy left go: to the first remaining copy of the message that grants the address.
+
+    `lost` holds (address, message key, seq) of the removed grants, `remaining` the (message key,
+    copy id, received at, grants JSON) of the copies still indexed, in index order. Returns the
+    new grants as (address, message key, copy id, received at, seq): a moved grant keeps its
+    listing position, so a stream that already delivered the message does not deliver it again.
+    """
+    candidates: dict[str, list[tuple[str, float, frozenset[str]]]] = {}
+    for key, copy_id, received_ts, grants_json in remaining:
+        candidates.setdefault(key, []).append((copy_id, received_ts, frozenset(_ADDRESSES.decode(grants_json))))
+    moved = []
+    for address, key, seq in lost:
+        for copy_id, received_ts, grants in candidates.get(key, ()):
+            if address in grants:
+                moved.append((address, key, copy_id, received_ts, seq))
+                break
+    return moved
 
 
 class MessageIndex(Protocol):
@@ -22,13 +48,15 @@ class MessageIndex(Protocol):
         """Index a batch of copies in one transaction (known copy ids are skipped).
 
         The first copy granted to an address wins; later copies of the same message add
-        nothing for it, nor does a copy of a message that address saw removed.
+        nothing for it, nor does a copy of a message that address saw removed. Each new copy
+        takes the next insertion sequence number: listings and cursors follow that order.
         """
 
     async def remove(self, copy_ids: Iterable[str]) -> set[str]:
         """Forget copies that left the mailbox; returns the message keys with no copy left.
 
-        Their listing positions stay usable as cursors.
+        Their listing positions stay usable as cursors. An address whose granted copy left
+        keeps the message through another remaining copy that grants it (see `moved_grants`).
         """
 
     async def clear(self) -> None:

@@ -26,5 +26,10 @@ class Marks(Protocol):
         """The last copy of these messages left the mailbox: their claims end, their marks are kept
         until `prune` (a late copy of one, or an index rebuild, must not bring back a deleted message)."""
 
+    async def retire_orphans(self) -> int:
+        """Retire the marks of messages the index holds no copy of (expunged from outside, or
+        while the gateway was down): only once the index has caught up with the mailbox."""
+
     async def prune(self, before_ts: float) -> int:
-        """Drop the marks of messages retired before `before_ts` (retention); returns how many."""
+        """Drop the marks of messages retired before `before_ts` and still without a copy in the
+        index (retention); returns how many. A message that came back keeps its marks."""

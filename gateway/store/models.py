@@ -149,10 +149,16 @@ class Grant:
 
 @dataclass(frozen=True, slots=True)
 class Cursor:
-    """A position in an address's listing: (received_at, message id), the listing's sort key."""
+    """A position in an address's listing: the message there (id, receipt time) and its `seq`.
+
+    Listings sort by `seq`, the index's insertion sequence (internal, renumbered by a rebuild):
+    mail indexed after a cursor was taken always sorts after it, whatever its receipt time.
+    """
 
     received_ts: float
     id: str
+    seq: int
+    """The listing's sort key; 0 sorts before every message (a listing from the start)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from gateway.errors import (
     Conflict,
     Forbidden,
     GatewayError,
+    IndexRebuilding,
     InvalidInput,
     InvalidName,
     NotFound,
@@ -60,6 +61,7 @@ _TITLES: Final[Mapping[type[GatewayError], str]] = MappingProxyType(
         ClientGone: "Request abandoned",
         SourceUnavailable: "Mailbox unavailable",
         StoreUnavailable: "Storage unavailable",
+        IndexRebuilding: "Mail is being re-read",
         StoreError: "Storage unavailable",
     }
 )

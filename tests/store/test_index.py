@@ -55,19 +55,45 @@ async def test_summaries_carry_typed_codes_links_and_fields(store: Store, people
     assert summary.codes == (code,) and summary.links == (link,) and summary.seen is False
 
 
+async def cursor(store: Store, address: str, message_id: str) -> Cursor:
+    found = await store.index.cursor_of(address, message_id)
+    assert found is not None
+    return found
+
+
 async def test_paging_before_and_after(store: Store, people: tuple[Identity, Identity]) -> None:
     a, _ = people
     await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 6)])
-    assert await ids(store, a, limit=2, before=Cursor(4.0, "m4")) == ["m3", "m2"]
-    assert await ids(store, a, limit=2, after=Cursor(2.0, "m2")) == ["m3", "m4"]
-    assert await ids(store, a, limit=1, after=Cursor(2.0, "m2"), newest_first=True) == ["m5"]
+    assert await ids(store, a, limit=2, before=await cursor(store, A, "m4")) == ["m3", "m2"]
+    assert await ids(store, a, limit=2, after=await cursor(store, A, "m2")) == ["m3", "m4"]
+    assert await ids(store, a, limit=1, after=await cursor(store, A, "m2"), newest_first=True) == ["m5"]
 
 
-async def test_same_second_ties_break_by_id(store: Store, people: tuple[Identity, Identity]) -> None:
+async def test_listings_follow_the_order_of_indexing_not_of_receipt(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
     a, _ = people
+    # Two deliveries racing: the one received later is indexed first.
+    await store.index.add([record("late", 10, {A})])
+    taken = await cursor(store, A, "late")  # a cursor (a stream's last event) between the two
+    await store.index.add([record("early", 5, {A})])
+    # Received earlier, indexed later: still after the cursor, or a resumed stream skips it.
+    assert await ids(store, a, after=taken) == ["early"]
+    assert await ids(store, a) == ["early", "late"]
+    assert await ids(store, a, before=await cursor(store, A, "early")) == ["late"]
+    # Within one batch too, and whatever the ids' order.
     await store.index.add([record("b", 5, {A}), record("a", 5, {A}), record("c", 5, {A})])
-    assert await ids(store, a) == ["c", "b", "a"]
-    assert await ids(store, a, before=Cursor(5, "b")) == ["a"]
+    assert await ids(store, a) == ["c", "a", "b", "early", "late"]
+    assert await ids(store, a, before=await cursor(store, A, "a")) == ["b", "early", "late"]
+
+
+async def test_the_insertion_sequence_is_never_reused(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.index.add([record("m1", 1, {A}), record("m2", 2, {A})])
+    await store.index.remove(["m2"])  # the newest: its seq must not go to the next copy
+    gone = await cursor(store, A, "m2")
+    await store.index.add([record("m3", 3, {A})])
+    assert await ids(store, a, after=gone) == ["m3"]
 
 
 async def test_filters(store: Store, people: tuple[Identity, Identity]) -> None:
@@ -145,11 +171,39 @@ async def test_marks_outlive_their_message_until_pruned(
     clock.now += 10
     await store.marks.retire(["k1"])  # retired again: the first time counts
     assert await store.marks.prune(before_ts=retired) == 0
+    # The messages are back in the index: their marks stay (a deleted one must stay hidden).
+    assert await store.marks.prune(before_ts=retired + 1) == 0
+    assert [(s.id, s.seen) for s in await store.index.listing(a, ALL, limit=10)] == [("m1-late", True)]
+    await store.index.remove(["m1-late", "m2-late"])
     assert await store.marks.prune(before_ts=retired + 1) == 2
+    await store.index.clear()  # a rebuild: the removed copies' cursors (which block re-grants) go too
+    await store.index.add([record("m1-later", 5, {A}, key="k1"), record("m2-later", 6, {A}, key="k2")])
     assert [(s.id, s.seen) for s in await store.index.listing(a, ALL, limit=10)] == [
-        ("m2-late", False),
-        ("m1-late", False),
+        ("m2-later", False),
+        ("m1-later", False),
     ]
+
+
+async def test_marks_of_messages_with_no_copy_left_are_retired_then_pruned(
+    store: Store, people: tuple[Identity, Identity], clock: Clock
+) -> None:
+    a, b = people
+    await store.index.add([record("m1", 1, {A, B}, key="k1"), record("m2", 2, {A}, key="k2")])
+    await store.marks.set_seen(a, "k1", True)
+    await store.marks.set_deleted(b, "k1")
+    await store.marks.set_seen(a, "k2", True)
+    # m1 left the mailbox behind the gateway's back (an outside expunge, or while it was down and
+    # the index was rebuilt): nothing called `retire` for k1.
+    await store.index.clear()
+    await store.index.add([record("m2", 2, {A}, key="k2")])
+    assert await store.marks.prune(before_ts=clock.now + 1) == 0  # never retired: kept forever before the fix
+    assert await store.marks.retire_orphans() == 2  # a's and b's marks of k1; k2 has a copy
+    assert await store.marks.retire_orphans() == 0  # retired once
+    assert await store.marks.prune(before_ts=clock.now) == 0  # kept for the retention period
+    clock.now += 10
+    assert await store.marks.prune(before_ts=clock.now) == 2
+    # k2's mark is untouched: still seen.
+    assert [(s.id, s.seen) for s in await store.index.listing(a, ALL, limit=10)] == [("m2", True)]
 
 
 async def test_copies_of_one_message_appear_once_per_address(store: Store, people: tuple[Identity, Identity]) -> None:
@@ -162,6 +216,43 @@ async def test_copies_of_one_message_appear_once_per_address(store: Store, peopl
     assert sorted(copy_ids) == ["copy-a", "copy-b"]
     assert sorted((g.address, g.copy_id, g.received_ts) for g in grants) == [(A, "copy-a", 1.0), (B, "copy-a", 1.0)]
     assert await store.index.copies("unknown") == ([], [])
+
+
+async def test_grants_follow_the_copies_that_remain(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, b = people
+    # One message To: a, b, delivered to both: two copies, each granting both (the To header
+    # names both). Both addresses were granted the first copy.
+    await store.index.add([record("copy-a", 1, {A, B}, key="k"), record("copy-b", 2, {A, B}, key="k")])
+    await store.index.add([record("later", 3, {A, B})])
+    assert await ids(store, a) == ["later", "copy-a"] and await ids(store, b) == ["later", "copy-a"]
+    stream_a = await cursor(store, A, "copy-a")  # a stream that already delivered it
+    # The copy both grants hang on leaves the mailbox (retention, an outside expunge): the other
+    # copy still grants both, so both still see the message, now through it, at the same place.
+    assert await store.index.remove(["copy-a"]) == set()
+    assert await ids(store, a) == ["later", "copy-b"] and await ids(store, b) == ["later", "copy-b"]
+    found = await store.index.visible(a, "copy-b", ALL)
+    assert found is not None and found.received_ts == 2.0
+    assert await store.index.visible(a, "copy-a", ALL) is None
+    assert await ids(store, a, after=stream_a) == ["later"]  # not delivered a second time
+    assert await ids(store, a, after=await cursor(store, A, "copy-b")) == ["later"]
+    _, grants = await store.index.copies("copy-b")
+    assert sorted((g.address, g.copy_id) for g in grants) == [(A, "copy-b"), (B, "copy-b")]
+    # The last copy leaves: gone for both, and the key is reported so its marks retire.
+    assert await store.index.remove(["copy-b"]) == {"k"}
+    assert await ids(store, a) == ["later"] and await ids(store, b) == ["later"]
+
+
+async def test_a_grant_moves_only_to_a_copy_that_grants_that_address(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, b = people
+    # One message Bcc'd to a and b: each copy names only its own recipient (Delivered-To).
+    await store.index.add([record("copy-a", 1, {A}, key="k"), record("copy-b", 2, {B}, key="k")])
+    assert await ids(store, a) == ["copy-a"] and await ids(store, b) == ["copy-b"]
+    # a's copy leaves: nothing left grants a, so a no longer sees it; b's grant stays as it was.
+    assert await store.index.remove(["copy-a"]) == set()
+    assert await ids(store, a) == [] and await ids(store, b) == ["copy-b"]
+    assert (await cursor(store, A, "copy-a")).id == "copy-a"  # still a cursor for a
 
 
 async def test_remove_returns_the_keys_with_no_copy_left(store: Store, people: tuple[Identity, Identity]) -> None:
@@ -181,10 +272,13 @@ async def test_adding_twice_is_harmless(store: Store, people: tuple[Identity, Id
 async def test_removed_copy_stays_a_cursor_for_its_addresses(store: Store, people: tuple[Identity, Identity]) -> None:
     a, _ = people
     await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 5)])
+    before_removal = await cursor(store, A, "m3")
     await store.index.remove(["m3"])
-    assert await store.index.cursor_of(A, "m3") == Cursor(3.0, "m3")
+    assert await store.index.cursor_of(A, "m3") == before_removal
+    assert (before_removal.received_ts, before_removal.id) == (3.0, "m3")
     assert await store.index.cursor_of(B, "m3") is None  # only for the addresses it was granted to
-    assert await ids(store, a, before=Cursor(3.0, "m3")) == ["m2", "m1"]
+    assert await ids(store, a, before=before_removal) == ["m2", "m1"]
+    assert await ids(store, a, after=before_removal) == ["m4"]
     assert await store.index.visible(a, "m3", ALL) is None
 
 
@@ -193,7 +287,7 @@ async def test_removed_cursors_go_with_retention_and_clear(store: Store, people:
     await store.index.remove(["m1", "m2"])
     await store.index.forget_cursors(before_ts=2.0)
     assert await store.index.cursor_of(A, "m1") is None
-    assert await store.index.cursor_of(A, "m2") == Cursor(2.0, "m2")
+    assert (await cursor(store, A, "m2")).id == "m2"
     await store.index.clear()
     assert await store.index.cursor_of(A, "m2") is None
 

@@ -17,6 +17,7 @@ from gateway.api.exceptions import EXCEPTION_HANDLERS, HTTP_STATUSES, http_statu
 from gateway.errors import (
     ClientGone,
     GatewayError,
+    IndexRebuilding,
     InvalidInput,
     InvalidName,
     NotFound,
@@ -93,7 +94,7 @@ def test_a_subclass_without_an_entry_takes_its_nearest_ancestors_status() -> Non
 
 def test_retry_after_is_set_only_on_errors_that_pass_by_themselves() -> None:
     waits = {cls: cls.retry_after for cls in every_error_class() if cls.retry_after is not None}
-    assert waits == {TooManyWaiters: 1, SourceUnavailable: 5, StoreUnavailable: 5}
+    assert waits == {TooManyWaiters: 1, SourceUnavailable: 5, StoreUnavailable: 5, IndexRebuilding: 5}
 
 
 def test_store_unavailable_is_a_503_with_retry_after() -> None:

@@ -12,8 +12,10 @@ __all__ = ["HealthOut", "health"]
 
 
 class HealthOut(msgspec.Struct):
-    status: Literal["ok", "failing"]
-    """`failing` (503) when the gateway no longer indexes new mail: restarting it helps."""
+    status: Literal["ok", "rebuilding", "failing"]
+    """`failing` (503) when the gateway no longer indexes new mail: restarting it helps.
+    `rebuilding` (still 200: alive and working) while the message index is built from the
+    mailbox after it was deleted or renumbered; mail reads answer 503 with Retry-After until then."""
     source: str
     """`local` (embedded SMTP + Maildir) or `imap` (Dovecot)."""
     mailbox: Literal["ok", "unreachable"]
@@ -23,4 +25,4 @@ class HealthOut(msgspec.Struct):
 @get("/health", operation_id="health", tags=["system"], sync_to_thread=False)
 def health(health_state: NamedDependency[HealthOut]) -> Response[HealthOut]:
     """`ok` while the gateway serves requests and indexes new mail."""
-    return Response(health_state, status_code=200 if health_state.status == "ok" else 503)
+    return Response(health_state, status_code=503 if health_state.status == "failing" else 200)

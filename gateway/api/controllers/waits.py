@@ -14,9 +14,9 @@ from litestar.params import FromQuery, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import Receive
 
-from gateway.api.auth import mail_identity, still_authorized
+from gateway.api.auth import access_lost, mail_identity, still_authorized
 from gateway.api.schemas import MessageOut, SummaryOut
-from gateway.errors import InvalidInput
+from gateway.errors import IndexRebuilding, InvalidInput, NotFound
 from gateway.hub import Hub, Subscription
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
 from gateway.store import Identity, Principal
@@ -59,7 +59,7 @@ class WaitController(Controller):
             WaitQuery(include_seen, since, after_id, sender, subject),
             timeout,
             disconnected=lambda: _disconnected(request.receive),
-            authorized=lambda: still_authorized(request, identity),
+            access_lost=lambda: access_lost(request, identity),
             mark_seen=request.user.kind == "identity",
         )
         return Response(MessageOut.full(answer.message), background=BackgroundTask(answer.settle))
@@ -113,17 +113,17 @@ async def _stream(
         while True:
             if not await still_authorized(request, identity):
                 return  # token rotated or revoked, identity gone: the stream ends
-            if after is None:  # nothing existed at the start: everything now is new
-                page = await inbox.listing(identity, ListQuery(limit=MAX_PAGE))
-                summaries = list(reversed(page.summaries))
-            else:
-                page = await inbox.listing(identity, ListQuery(limit=MAX_PAGE, after_id=after))
-                summaries = page.summaries
+            try:
+                # Oldest first from the cursor, or from the first message when nothing existed
+                # at the start: however many arrived before this wake-up, all go out, in order.
+                summaries = await inbox.newer(identity, after)
+            except (IndexRebuilding, NotFound):
+                return  # the index is being rebuilt, or the cursor is gone: the client resumes later
             for summary in summaries:
                 data = msgspec.json.encode(SummaryOut.of(summary)).decode()
                 yield ServerSentEventMessage(data=data, event="message", id=summary.id)
                 after = summary.id
-            if summaries and (page.next_after_id or page.next_before_id):
+            if len(summaries) == MAX_PAGE:
                 continue  # more than a page arrived at once
             if not await subscription.wait(KEEPALIVE_SECONDS):
                 yield ServerSentEventMessage(comment="keep-alive")

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, LiteralString
 
+from gateway.store.index import moved_grants
 from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
 from gateway.store.postgres.database import Database
+from gateway.store.postgres.schema import LOCK_INDEX, LOCK_NAMESPACE
 from gateway.store.rows import encode_json, summary_of
 
 __all__ = ["PostgresIndex"]
@@ -21,20 +23,26 @@ _VISIBLE: Final = (
     " LEFT JOIN marks k ON k.identity_id = %s AND k.message_key = g.message_key"
     " WHERE g.address = %s AND g.received_at >= %s AND NOT coalesce(k.deleted, false)"
 )
-# A batch is two statements whatever its size: the copies that are new, then their grants
-# (in batch order, so the first copy of a message granted to an address wins).
+# A batch is two statements whatever its size: the copies that are new (their seq values taken
+# in batch order), then their grants (in batch order, so the first copy of a message granted
+# to an address wins).
 _ADD_COPIES: Final = (
     "INSERT INTO copies (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    " message_key, codes_json, links_json)"
-    " SELECT * FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::text[], %s::text[])"
-    " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id"
+    " message_key, codes_json, links_json, grants_json)"
+    " SELECT n.copy_id, n.received_at, n.size, n.from_header, n.to_json, n.subject, n.from_fold, n.subject_fold,"
+    " n.message_key, n.codes_json, n.links_json, n.grants_json"
+    " FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) WITH ORDINALITY"
+    "  AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
+    "  message_key, codes_json, links_json, grants_json, position)"
+    " ORDER BY n.position"
+    " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id, seq"
 )
 _ADD_GRANTS: Final = (
-    "INSERT INTO grants (address, message_key, copy_id, received_at)"
-    " SELECT n.address, n.message_key, n.copy_id, n.received_at"
-    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[]) WITH ORDINALITY"
-    "  AS n (address, message_key, copy_id, received_at, position)"
+    "INSERT INTO grants (address, message_key, copy_id, received_at, seq)"
+    " SELECT n.address, n.message_key, n.copy_id, n.received_at, n.seq"
+    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[]) WITH ORDINALITY"
+    "  AS n (address, message_key, copy_id, received_at, seq, position)"
     " WHERE NOT EXISTS (SELECT 1 FROM gone WHERE gone.address = n.address AND gone.message_key = n.message_key)"
     " ORDER BY n.position"
     " ON CONFLICT (address, message_key) DO NOTHING"
@@ -58,7 +66,7 @@ class PostgresIndex:
     async def add(self, records: Sequence[CopyRecord]) -> None:
         if not records:
             return
-        columns: list[list[object]] = [[] for _ in range(11)]
+        columns: list[list[object]] = [[] for _ in range(12)]
         for r in records:
             row = (
                 r.copy_id,
@@ -72,17 +80,23 @@ class PostgresIndex:
                 r.message_key,
                 encode_json(r.codes),
                 encode_json(r.links),
+                encode_json(sorted(r.grants)),
             )
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
         async with self._db.transaction() as conn:
+            # Identity values are taken at insert but become visible at commit: two adding
+            # transactions could commit out of seq order, and a reader between the commits
+            # would move its cursor past the seq still to come. Adds queue on this lock (on
+            # every gateway of the database), so seq order is commit order.
+            await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_INDEX))
             cur = await conn.execute(_ADD_COPIES, columns)
-            new = {str(r[0]) for r in await cur.fetchall()}
-            grants: list[tuple[str, str, str, float]] = []
+            new = {str(c): int(q) for c, q in await cur.fetchall()}
+            grants: list[tuple[str, str, str, float, int]] = []
             for r in records:
-                if r.copy_id in new:
-                    new.discard(r.copy_id)  # a copy id twice in one batch: its first record was stored
-                    grants += [(address, r.message_key, r.copy_id, r.received_ts) for address in sorted(r.grants)]
+                seq = new.pop(r.copy_id, None)  # a copy id twice in one batch: its first record was stored
+                if seq is not None:
+                    grants += [(a, r.message_key, r.copy_id, r.received_ts, seq) for a in sorted(r.grants)]
             if grants:
                 await conn.execute(_ADD_GRANTS, [list(c) for c in zip(*grants, strict=True)])
 
@@ -93,19 +107,33 @@ class PostgresIndex:
         async with self._db.transaction() as conn:
             cur = await conn.execute("SELECT DISTINCT message_key FROM copies WHERE copy_id = ANY(%s)", (ids,))
             keys = {str(r[0]) for r in await cur.fetchall()}
+            cur = await conn.execute(
+                "SELECT address, message_key, seq FROM grants WHERE copy_id = ANY(%s) ORDER BY seq", (ids,)
+            )
+            lost = [(str(a), str(k), int(q)) for a, k, q in await cur.fetchall()]
             await conn.execute(
-                "INSERT INTO gone (address, copy_id, received_at, message_key)"
-                " SELECT address, copy_id, received_at, message_key FROM grants WHERE copy_id = ANY(%s)"
+                "INSERT INTO gone (address, copy_id, received_at, message_key, seq)"
+                " SELECT address, copy_id, received_at, message_key, seq FROM grants WHERE copy_id = ANY(%s)"
                 " ON CONFLICT (address, copy_id) DO NOTHING",
                 (ids,),
             )
             await conn.execute("DELETE FROM grants WHERE copy_id = ANY(%s)", (ids,))
             await conn.execute("DELETE FROM copies WHERE copy_id = ANY(%s)", (ids,))
             cur = await conn.execute(
-                "SELECT DISTINCT message_key FROM copies WHERE message_key = ANY(%s)", (sorted(keys),)
+                "SELECT message_key, copy_id, received_at, grants_json FROM copies WHERE message_key = ANY(%s)"
+                " ORDER BY seq",
+                (sorted(keys),),
             )
-            left = {str(r[0]) for r in await cur.fetchall()}
-        return keys - left
+            remaining = [(str(k), str(c), float(t), str(g)) for k, c, t, g in await cur.fetchall()]
+            moved = moved_grants(lost, remaining)
+            if moved:
+                await conn.execute(
+                    "INSERT INTO grants (address, message_key, copy_id, received_at, seq)"
+                    " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[])"
+                    " ON CONFLICT (address, message_key) DO NOTHING",
+                    [list(c) for c in zip(*moved, strict=True)],
+                )
+        return keys - {r[0] for r in remaining}
 
     async def clear(self) -> None:
         async with self._db.transaction() as conn:
@@ -155,17 +183,13 @@ class PostgresIndex:
     ) -> list[Summary]:
         sql, args = self._where(identity, filters)
         if before is not None:
-            sql.append("AND (g.received_at, g.copy_id) < (%s, %s)")
-            args += [before.received_ts, before.id]
+            sql.append("AND g.seq < %s")
+            args.append(before.seq)
         if after is not None:
-            sql.append("AND (g.received_at, g.copy_id) > (%s, %s)")
-            args += [after.received_ts, after.id]
+            sql.append("AND g.seq > %s")
+            args.append(after.seq)
         ascending = after is not None if newest_first is None else not newest_first
-        sql.append(
-            "ORDER BY g.received_at ASC, g.copy_id ASC LIMIT %s"
-            if ascending
-            else "ORDER BY g.received_at DESC, g.copy_id DESC LIMIT %s"
-        )
+        sql.append("ORDER BY g.seq ASC LIMIT %s" if ascending else "ORDER BY g.seq DESC LIMIT %s")
         args.append(limit)
         return [summary_of(r) for r in await self._db.fetchall(" ".join(sql), args)]
 
@@ -201,11 +225,11 @@ class PostgresIndex:
 
     async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
         row = await self._db.fetchone(
-            "SELECT received_at, copy_id FROM grants WHERE address = %s AND copy_id = %s"
-            " UNION ALL SELECT received_at, copy_id FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
+            "SELECT received_at, copy_id, seq FROM grants WHERE address = %s AND copy_id = %s"
+            " UNION ALL SELECT received_at, copy_id, seq FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
             (address, message_id, address, message_id),
         )
-        return None if row is None else Cursor(float(row[0]), str(row[1]))
+        return None if row is None else Cursor(float(row[0]), str(row[1]), int(row[2]))
 
     async def copies(self, message_id: str) -> tuple[list[str], list[Grant]]:
         async with self._db.transaction() as conn:

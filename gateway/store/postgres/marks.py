@@ -61,8 +61,19 @@ class PostgresMarks:
             )
             await conn.execute("DELETE FROM claims WHERE message_key = ANY(%s)", (keys,))
 
+    async def retire_orphans(self) -> int:
+        return await self._db.execute(
+            "UPDATE marks SET retired_at = %s WHERE retired_at IS NULL"
+            " AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.message_key = marks.message_key)",
+            (self._clock(),),
+        )
+
     async def prune(self, before_ts: float) -> int:
-        return await self._db.execute("DELETE FROM marks WHERE retired_at < %s", (before_ts,))
+        return await self._db.execute(
+            "DELETE FROM marks WHERE retired_at < %s"
+            " AND NOT EXISTS (SELECT 1 FROM copies c WHERE c.message_key = marks.message_key)",
+            (before_ts,),
+        )
 
 
 class PostgresClaims:

@@ -19,13 +19,16 @@ import psycopg
 from gateway.errors import StoreError
 from gateway.store.postgres.database import Connection, Database
 
-__all__ = ["APPLICATION", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
+__all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
 
 SCHEMA_VERSION: Final = 1
+INDEX_VERSION: Final = 2  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json
+"""The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""
 LOCK_NAMESPACE: Final = 0x616D  # "am": first key of every advisory lock this engine takes
 LOCK_SCHEMA: Final = 1  # second key: creating or upgrading the schema
+LOCK_INDEX: Final = 2  # second key: adding copies to the index (their seq values commit in order)
 
 _DURABLE: Final = """
 CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
@@ -91,8 +94,11 @@ CREATE INDEX rate_events_by_expiry ON rate_events (expires);
 # jsonb: jsonb refuses \u0000 and reorders nothing we need, and the edge decodes them anyway.
 _INDEX: Final = """
 CREATE TABLE index_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+-- `seq` orders listings, cursors and event replays: the order copies were indexed in (see
+-- PostgresIndex.add for why its values also commit in that order).
 CREATE TABLE copies (
     copy_id text COLLATE "C" PRIMARY KEY,
+    seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
     received_at double precision NOT NULL,
     size bigint NOT NULL,
     from_header text NOT NULL,
@@ -102,19 +108,22 @@ CREATE TABLE copies (
     subject_fold text NOT NULL,
     message_key text COLLATE "C" NOT NULL,
     codes_json text NOT NULL,
-    links_json text NOT NULL
+    links_json text NOT NULL,
+    grants_json text NOT NULL  -- every address this copy grants: a grant moves here when its copy leaves
 );
 CREATE INDEX copies_by_key ON copies (message_key);
 CREATE INDEX copies_by_time ON copies (received_at);
--- One row per address and message: the copy that address was granted (its message id).
+-- One row per address and message: the copy that address was granted (its message id), and
+-- its listing position (the seq of the copy that first granted it; kept when the grant moves).
 CREATE TABLE grants (
     address text COLLATE "C" NOT NULL,
     message_key text COLLATE "C" NOT NULL,
     copy_id text COLLATE "C" NOT NULL,
     received_at double precision NOT NULL,
+    seq bigint NOT NULL,
     PRIMARY KEY (address, message_key)
 );
-CREATE INDEX grants_listing ON grants (address, received_at, copy_id);
+CREATE INDEX grants_listing ON grants (address, seq);
 CREATE INDEX grants_by_copy ON grants (copy_id);
 CREATE INDEX grants_by_key ON grants (message_key);
 -- Where removed copies sat in each address's listing (cursors; no re-grant). Pruned by retention.
@@ -123,6 +132,7 @@ CREATE TABLE gone (
     copy_id text COLLATE "C" NOT NULL,
     received_at double precision NOT NULL,
     message_key text COLLATE "C" NOT NULL,
+    seq bigint NOT NULL,
     PRIMARY KEY (address, copy_id)
 );
 CREATE INDEX gone_by_time ON gone (received_at);
@@ -160,8 +170,10 @@ async def ensure_schema(db: Database) -> None:
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),
                 )
+                await _stamp_index(conn)
                 return
             await _check(conn, db, schema, tables)
+            await _check_index(conn)
     except psycopg.Error as exc:
         # Permissions, a broken catalog, a meta table of another shape: nothing we can trust.
         raise StoreError(f"{db.where} cannot be checked ({db.scrub(exc)}); refusing to start") from None
@@ -203,3 +215,18 @@ async def _check(conn: Connection, db: Database, schema: str, tables: set[str]) 
     missing = TABLES - tables
     if missing:
         raise StoreError(f"{db.where} lacks the tables {', '.join(sorted(missing))}; refusing to start")
+
+
+async def _stamp_index(conn: Connection) -> None:
+    await conn.execute("INSERT INTO index_meta (key, value) VALUES ('schema_version', %s)", (str(INDEX_VERSION),))
+
+
+async def _check_index(conn: Connection) -> None:
+    """Index tables of another version are dropped and made again, empty: the sync rebuilds them."""
+    cur = await conn.execute("SELECT value FROM index_meta WHERE key = 'schema_version'")
+    row = await cur.fetchone()
+    if row is not None and str(row[0]) == str(INDEX_VERSION):
+        return
+    await conn.execute("DROP TABLE index_meta, copies, grants, gone")
+    await conn.execute(_INDEX)
+    await _stamp_index(conn)

@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
+from gateway.store.index import moved_grants
 from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
 from gateway.store.rows import encode_json, summary_of
 from gateway.store.sqlite.database import Database, transaction
@@ -51,24 +52,30 @@ class SqliteIndex:
                     r.message_key,
                     encode_json(r.codes),
                     encode_json(r.links),
+                    encode_json(sorted(r.grants)),
                 ),
-                [(a, r.message_key, r.copy_id, r.received_ts, a, r.message_key) for a in sorted(r.grants)],
+                [(a, r.message_key, r.copy_id, r.received_ts) for a in sorted(r.grants)],
             )
             for r in records
         ]
 
         def add(conn: sqlite3.Connection) -> None:
+            # One connection, one writer at a time (BEGIN IMMEDIATE): seq order is commit order.
             with transaction(conn):
                 for copy, grants in rows:
                     cur = conn.execute(
-                        "INSERT OR IGNORE INTO idx.copies VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", copy
+                        "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json,"
+                        " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        copy,
                     )
                     if cur.rowcount == 0:
                         continue
+                    seq = cur.lastrowid
                     conn.executemany(
-                        "INSERT OR IGNORE INTO idx.grants SELECT ?, ?, ?, ? WHERE NOT EXISTS"
+                        "INSERT OR IGNORE INTO idx.grants SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS"
                         " (SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ?)",
-                        grants,
+                        [(a, k, c, t, seq, a, k) for a, k, c, t in grants],
                     )
 
         await self._db.run(add)
@@ -89,22 +96,35 @@ class SqliteIndex:
                     )
                 }
                 one = [(i,) for i in ids]
+                lost = [
+                    (str(a), str(k), int(q))
+                    for chunk in _chunks(ids)
+                    for a, k, q in conn.execute(
+                        f"SELECT address, message_key, seq FROM idx.grants WHERE copy_id IN ({_marks(chunk)})",  # noqa: S608
+                        chunk,
+                    )
+                ]
                 conn.executemany(
-                    "INSERT OR IGNORE INTO idx.gone SELECT address, copy_id, received_at, message_key"
+                    "INSERT OR IGNORE INTO idx.gone SELECT address, copy_id, received_at, message_key, seq"
                     " FROM idx.grants WHERE copy_id = ?",
                     one,
                 )
                 conn.executemany("DELETE FROM idx.grants WHERE copy_id = ?", one)
                 conn.executemany("DELETE FROM idx.copies WHERE copy_id = ?", one)
                 key_list = sorted(keys)
-                left = {
-                    str(r[0])
+                remaining = [
+                    (str(k), str(c), float(t), str(g))
                     for chunk in _chunks(key_list)
-                    for r in conn.execute(
-                        f"SELECT DISTINCT message_key FROM idx.copies WHERE message_key IN ({_marks(chunk)})",  # noqa: S608
+                    for k, c, t, g in conn.execute(
+                        "SELECT message_key, copy_id, received_at, grants_json FROM idx.copies"  # noqa: S608
+                        f" WHERE message_key IN ({_marks(chunk)}) ORDER BY seq",
                         chunk,
                     )
-                }
+                ]
+                conn.executemany(
+                    "INSERT OR IGNORE INTO idx.grants VALUES (?, ?, ?, ?, ?)", moved_grants(lost, remaining)
+                )
+                left = {r[0] for r in remaining}
             return keys - left
 
         return await self._db.run(remove)
@@ -139,7 +159,8 @@ class SqliteIndex:
     async def older_than(self, ts: float, limit: int) -> list[str]:
         rows = await self._db.run(
             lambda c: c.execute(
-                "SELECT copy_id FROM idx.copies WHERE received_at < ? ORDER BY received_at LIMIT ?", (ts, limit)
+                "SELECT copy_id FROM idx.copies WHERE received_at < ? ORDER BY received_at, copy_id LIMIT ?",
+                (ts, limit),
             ).fetchall()
         )
         return [str(r[0]) for r in rows]
@@ -156,14 +177,13 @@ class SqliteIndex:
     ) -> list[Summary]:
         sql, args = self._where(identity, filters)
         if before is not None:
-            sql.append("AND (g.received_at, g.copy_id) < (?, ?)")
-            args += [before.received_ts, before.id]
+            sql.append("AND g.seq < ?")
+            args.append(before.seq)
         if after is not None:
-            sql.append("AND (g.received_at, g.copy_id) > (?, ?)")
-            args += [after.received_ts, after.id]
+            sql.append("AND g.seq > ?")
+            args.append(after.seq)
         ascending = after is not None if newest_first is None else not newest_first
-        order = "ASC" if ascending else "DESC"
-        sql.append(f"ORDER BY g.received_at {order}, g.copy_id {order} LIMIT ?")
+        sql.append(f"ORDER BY g.seq {'ASC' if ascending else 'DESC'} LIMIT ?")
         args.append(limit)
         query = " ".join(sql)
         rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
@@ -202,12 +222,12 @@ class SqliteIndex:
     async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
         row = await self._db.run(
             lambda c: c.execute(
-                "SELECT received_at, copy_id FROM idx.grants WHERE address = ? AND copy_id = ?"
-                " UNION ALL SELECT received_at, copy_id FROM idx.gone WHERE address = ? AND copy_id = ?",
+                "SELECT received_at, copy_id, seq FROM idx.grants WHERE address = ? AND copy_id = ?"
+                " UNION ALL SELECT received_at, copy_id, seq FROM idx.gone WHERE address = ? AND copy_id = ?",
                 (address, message_id, address, message_id),
             ).fetchone()
         )
-        return None if row is None else Cursor(float(row[0]), str(row[1]))
+        return None if row is None else Cursor(float(row[0]), str(row[1]), int(row[2]))
 
     async def copies(self, message_id: str) -> tuple[list[str], list[Grant]]:
         def copies(conn: sqlite3.Connection) -> tuple[list[str], list[Grant]]:

@@ -63,9 +63,27 @@ class SqliteMarks:
 
         await self._db.run(retire)
 
+    async def retire_orphans(self) -> int:
+        now = self._clock()
+        return await self._db.run(
+            lambda c: (
+                c.execute(
+                    "UPDATE marks SET retired_at = ? WHERE retired_at IS NULL"
+                    " AND NOT EXISTS (SELECT 1 FROM idx.copies c WHERE c.message_key = marks.message_key)",
+                    (now,),
+                ).rowcount
+            )
+        )
+
     async def prune(self, before_ts: float) -> int:
         return await self._db.run(
-            lambda c: c.execute("DELETE FROM marks WHERE retired_at < ?", (before_ts,)).rowcount
+            lambda c: (
+                c.execute(
+                    "DELETE FROM marks WHERE retired_at < ?"
+                    " AND NOT EXISTS (SELECT 1 FROM idx.copies c WHERE c.message_key = marks.message_key)",
+                    (before_ts,),
+                ).rowcount
+            )
         )
 
 

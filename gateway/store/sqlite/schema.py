@@ -22,7 +22,8 @@ from gateway.fsutil import ensure_private_dir
 __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect"]
 
 DURABLE_VERSION: Final = 4
-INDEX_VERSION: Final = 6  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names
+INDEX_VERSION: Final = 7  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
+# 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json)
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
 """Maps copy ids to message keys: how a version 1 store's marks are re-keyed."""
@@ -103,8 +104,13 @@ CREATE INDEX IF NOT EXISTS marks_by_retirement ON marks (retired_at) WHERE retir
 
 _INDEX: Final = """
 CREATE TABLE IF NOT EXISTS {s}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- `seq` orders every listing, cursor and event replay: the order copies were indexed in, not
+-- received in (two deliveries racing are indexed in either order; a cursor taken between
+-- them must not skip the later-indexed one). AUTOINCREMENT: never reused, not even the
+-- highest after a delete, so a removed copy's cursor never hides a new one.
 CREATE TABLE IF NOT EXISTS {s}.copies (
-    copy_id TEXT PRIMARY KEY,
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    copy_id TEXT NOT NULL UNIQUE,
     received_at REAL NOT NULL,
     size INTEGER NOT NULL,
     from_header TEXT NOT NULL,
@@ -114,19 +120,22 @@ CREATE TABLE IF NOT EXISTS {s}.copies (
     subject_fold TEXT NOT NULL,
     message_key TEXT NOT NULL,
     codes_json TEXT NOT NULL,
-    links_json TEXT NOT NULL
+    links_json TEXT NOT NULL,
+    grants_json TEXT NOT NULL  -- every address this copy grants: a grant moves here when its copy leaves
 );
 CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
 CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);
--- One row per address and message: the copy that address was granted (its message id).
+-- One row per address and message: the copy that address was granted (its message id), and
+-- its listing position (the seq of the copy that first granted it; kept when the grant moves).
 CREATE TABLE IF NOT EXISTS {s}.grants (
     address TEXT NOT NULL,
     message_key TEXT NOT NULL,
     copy_id TEXT NOT NULL,
     received_at REAL NOT NULL,
+    seq INTEGER NOT NULL,
     PRIMARY KEY (address, message_key)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS {s}.grants_listing ON grants (address, received_at, copy_id);
+CREATE INDEX IF NOT EXISTS {s}.grants_listing ON grants (address, seq);
 CREATE INDEX IF NOT EXISTS {s}.grants_by_copy ON grants (copy_id);
 CREATE INDEX IF NOT EXISTS {s}.grants_by_key ON grants (message_key);
 -- Where removed copies sat in each address's listing: a deleted message stays a paging
@@ -137,6 +146,7 @@ CREATE TABLE IF NOT EXISTS {s}.gone (
     copy_id TEXT NOT NULL,
     received_at REAL NOT NULL,
     message_key TEXT NOT NULL,
+    seq INTEGER NOT NULL,
     PRIMARY KEY (address, copy_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.gone_by_time ON gone (received_at);

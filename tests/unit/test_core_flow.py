@@ -206,3 +206,92 @@ async def test_retention_drops_cursors_of_removed_mail_with_it(flow: Flow) -> No
     assert await flow.store.index.cursor_of(a.address, copy_id) is not None  # a deleted message stays a cursor
     await Retention(flow.source, flow.store, days=30).sweep(now=time.time() + 31 * 86400)
     assert await flow.store.index.cursor_of(a.address, copy_id) is None
+
+
+# --- Ordering, grants and marks after outside expunges ----------------------------------
+
+
+async def test_a_cursor_taken_between_two_racing_deliveries_skips_neither(flow: Flow) -> None:
+    a = await person(flow, "a")
+    first = await flow.source.deliver(make_message(to=a.address, subject="received first").as_bytes(), [a.address])
+    second = await flow.source.deliver(make_message(to=a.address, subject="received second").as_bytes(), [a.address])
+    changes = await flow.source.next_batch()
+    assert changes is not None and changes.added == first + second
+    # The two race through indexing and finish in the other order (another lane, a retry).
+    await flow.sync.ingest(second)
+    # A stream or a client paging with after_id remembers the last id it got.
+    (seen,) = (await flow.inbox.listing(a, ListQuery())).summaries
+    assert seen.subject == "received second"
+    await flow.sync.ingest(first)
+    # Received earlier but indexed after the cursor was taken: the next page and the resumed
+    # stream both get it (ordered by receipt time, both skipped it for good).
+    page = await flow.inbox.listing(a, ListQuery(after_id=seen.id))
+    assert [s.subject for s in page.summaries] == ["received first"]
+    assert [s.subject for s in await flow.inbox.newer(a, seen.id)] == ["received first"]
+    assert await flow.subjects(a) == ["received first", "received second"]  # newest indexed first
+
+
+async def test_a_surviving_copy_keeps_the_message_for_every_address_it_grants(flow: Flow) -> None:
+    a, b = await person(flow, "a"), await person(flow, "b")
+    await flow.sync.catch_up()  # the index knows the mailbox: later catch-ups reconcile, not rebuild
+    # To: a, b, delivered to both: a's copy and b's copy each name both in To.
+    copy_a, copy_b = await flow.mail([a.address, b.address], "to both")
+    (seen_by_a,) = (await flow.inbox.listing(a, ListQuery())).summaries
+    assert seen_by_a.id == copy_a  # both were granted the first copy
+    flow.source.maildir.remove(copy_a)  # an outside expunge (or retention) takes that copy only
+    await flow.sync.catch_up()  # the reconcile
+    # The copy that remains names both: both still see the message, through it; nothing else
+    # about it changed for them (same place in the listing, same marks).
+    assert [s.id for s in (await flow.inbox.listing(a, ListQuery())).summaries] == [copy_b]
+    assert [s.id for s in (await flow.inbox.listing(b, ListQuery())).summaries] == [copy_b]
+    assert (await flow.inbox.read(b, copy_b, mark_seen=False)).parsed.subject == "to both"
+
+
+async def test_a_copy_that_leaves_takes_the_message_only_from_those_no_other_copy_grants(flow: Flow) -> None:
+    a, b = await person(flow, "a"), await person(flow, "b")
+    # Bcc'd to both: each copy is granted only by its own Delivered-To.
+    msg = make_message(to=f"list@{DOMAIN}", subject="bcc").as_bytes()
+    copy_a, copy_b = await flow.source.deliver(msg, [a.address, b.address])
+    await flow.sync.catch_up()
+    flow.source.maildir.remove(copy_a)
+    await flow.sync.catch_up()
+    # What is right: a loses it (no copy left names a), b keeps its own copy untouched.
+    assert await flow.subjects(a) == []
+    assert [s.id for s in (await flow.inbox.listing(b, ListQuery())).summaries] == [copy_b]
+
+
+async def test_marks_of_mail_expunged_from_outside_are_retired_and_pruned(flow: Flow) -> None:
+    a = await person(flow, "a")
+    (copy_id,) = await flow.mail([a.address], "seen then expunged outside")
+    await flow.inbox.read(a, copy_id, mark_seen=True)
+    (kept,) = await flow.mail([a.address], "seen and kept")
+    await flow.inbox.read(a, kept, mark_seen=True)
+    flow.source.maildir.remove(copy_id)  # behind the gateway's back
+    await flow.sync.catch_up()
+    retention = Retention(flow.source, flow.store, days=30)  # the index is caught up
+    await retention.sweep(now=time.time())  # retires the orphaned mark now (nothing else)
+    marks = await flow.store.engine.db.run(  # type: ignore[attr-defined]
+        lambda c: c.execute("SELECT message_key, retired_at IS NOT NULL FROM marks").fetchall()
+    )
+    kept_key = (await flow.inbox.summary(a, kept)).message_key
+    assert sorted(retired for key, retired in marks if key != kept_key) == [1]
+    assert [retired for key, retired in marks if key == kept_key] == [0]
+    assert [(s.subject, s.seen) for s in (await flow.inbox.listing(a, ListQuery())).summaries] == [
+        ("seen and kept", True)
+    ]
+    # Once the retention period has passed, the orphan goes (with the kept mail, now old too).
+    await retention.sweep(now=time.time() + 31 * 86400)
+    rows = await flow.store.engine.db.run(lambda c: c.execute("SELECT count(*) FROM marks").fetchone())  # type: ignore[attr-defined]
+    assert rows == (0,)  # before: the orphaned mark was never retired, so never pruned
+
+
+async def test_retention_leaves_marks_alone_while_the_index_is_rebuilt(flow: Flow) -> None:
+    a = await person(flow, "a")
+    (copy_id,) = await flow.mail([a.address], "seen")
+    await flow.inbox.read(a, copy_id, mark_seen=True)
+    await flow.store.index.clear()  # the index is being rebuilt: every message looks gone
+    retention = Retention(flow.source, flow.store, days=30, index_ready=lambda: False)
+    await retention.sweep(now=time.time())
+    await retention.sweep(now=time.time() + 31 * 86400)
+    await flow.sync.catch_up()
+    assert [(s.subject, s.seen) for s in (await flow.inbox.listing(a, ListQuery())).summaries] == [("seen", True)]

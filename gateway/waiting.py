@@ -27,12 +27,28 @@ __all__ = ["MAX_WAIT_SECONDS", "Handover", "handover", "settle", "wait_for_messa
 MAX_WAIT_SECONDS = 600.0
 
 
-async def wait_for_message(inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery, timeout: float) -> FullMessage:
-    """The claimed message, read in full (see `Inbox.claim`); WaitTimeout after `timeout` s."""
+async def wait_for_message(
+    inbox: Inbox,
+    hub: Hub,
+    identity: Identity,
+    query: WaitQuery,
+    timeout: float,
+    *,
+    access_lost: Callable[[], Awaitable[GatewayError | None]] | None = None,
+) -> FullMessage:
+    """The claimed message, read in full (see `Inbox.claim`); WaitTimeout after `timeout` s.
+
+    After each wake-up, before claiming, the error `access_lost` gives (if any) ends the wait:
+    an identity deleted (or deleted and created again) meanwhile is no longer this wait's to claim for.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + min(timeout, MAX_WAIT_SECONDS)
     with hub.subscribe(identity.address) as subscription:
+        first = True
         while True:
+            if not first and access_lost is not None and (lost := await access_lost()) is not None:
+                raise lost
+            first = False
             found = await _claim(inbox, hub, identity, query)
             if found is not None:
                 try:
@@ -112,7 +128,7 @@ async def handover(
     identity deleted or replaced); what the wait held is released either way.
     """
     gone = asyncio.create_task(disconnected())
-    waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout))
+    waiting = asyncio.create_task(wait_for_message(inbox, hub, identity, query, timeout, access_lost=access_lost))
     try:
         await asyncio.wait({gone, waiting}, return_when=asyncio.FIRST_COMPLETED)
         if not waiting.done():  # the client left: the wait releases what it held

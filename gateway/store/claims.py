@@ -17,7 +17,9 @@ class Claims(Protocol):
     """Take and release one identity's claims on messages, by message key."""
 
     async def take(self, identity: Identity, message_key: str, *, ttl: float) -> bool:
-        """Claim the message for `ttl` seconds; False when a live claim already holds it."""
+        """Claim the message for `ttl` seconds; False when a live claim already holds it.
+
+        NotFound when the identity no longer exists (deleted while its wait was looking)."""
 
     async def release(self, identity: Identity, message_key: str) -> None:
         """End the claim (nothing happens when there is none)."""

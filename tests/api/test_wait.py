@@ -17,6 +17,9 @@ import pytest
 from gateway.api.controllers import waits
 from gateway.config import Settings
 from gateway.inbox import WaitQuery
+from gateway.sources.base import stamped_copies
+from gateway.sources.local import LocalSource
+from gateway.sync import build_record
 from gateway.waiting import settle
 from tests.conftest import RunningGateway, assert_error, make_message, run_gateway
 
@@ -374,3 +377,49 @@ async def test_a_copy_gone_from_the_mailbox_is_skipped_not_a_404_forever(gateway
             if answers[-1] == "here":
                 break
     assert answers in (["here"], ["gone", "here"])
+
+
+@pytest.mark.parametrize("source", ["local"])  # writes the Maildir behind the sync's back
+async def test_a_stream_that_starts_empty_delivers_all_that_arrived_before_its_first_wake_up(
+    gateway: RunningGateway,
+) -> None:
+    address, token = await gateway.create_identity("burst")
+    source = gateway.gw.source
+    assert isinstance(source, LocalSource)
+    url = f"/v1/identities/{address}/events"
+    async with gateway.client(token) as client, asyncio.timeout(30), client.stream("GET", url, timeout=30) as stream:
+        await waiting(gateway, 1)
+        # More than a page (200) is indexed before the stream wakes once (a burst on a busy
+        # gateway): written into the Maildir, indexed in one batch, then one wake-up.
+        ids: list[str] = []
+        for i in range(250):
+            raw = make_message(to=address, subject=f"burst {i:03d}").as_bytes()
+            ids += await asyncio.to_thread(source.maildir.deliver, stamped_copies(raw, [address]))
+        settings = gateway.settings
+        records = [
+            build_record(m, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
+            for m in await source.fetch(ids)
+        ]
+        await gateway.gw.store.index.add(records)
+        gateway.gw.hub.publish([address])
+        events = await read_events(stream, 250)
+    # Every one, oldest first (before: only the newest 200).
+    assert [json.loads(e["data"])["subject"] for e in events] == [f"burst {i:03d}" for i in range(250)]
+    assert [e["id"] for e in events] == ids
+
+
+async def test_an_admin_wait_on_an_identity_deleted_and_created_again_says_so(gateway: RunningGateway) -> None:
+    address, _ = await gateway.create_identity("phoenix")
+    pending = asyncio.create_task(wait(gateway.http, address, timeout=30))
+    await waiting(gateway, 1)
+    assert (await gateway.http.delete(f"/v1/identities/{address}")).status_code == 204
+    created = await gateway.http.post("/v1/identities", json={"local_part": "phoenix", "force": True})
+    assert created.status_code == 201, created.text
+    await gateway.send(code_mail(address, "565656"), [address])
+    # The admin's token is fine: what went is the identity this wait was for (before: "the token
+    # was revoked or rotated", a 401 that sends an admin looking at the wrong thing).
+    body = assert_error(await pending, 404, "not_found")
+    assert "deleted and created again" in body["detail"], body
+    async with gateway.client(created.json()["token"]) as client:
+        response = await wait(client, address, timeout=5)  # released: the new identity gets its mail
+    assert response.status_code == 200 and response.json()["codes"][0]["value"] == "565656"

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from gateway.errors import NotFound
 from gateway.mail.models import Code, Link
 from gateway.store import CopyRecord, Cursor, Filters, Identity, Store
 from tests.store.conftest import DOMAIN, Clock
@@ -331,6 +332,13 @@ async def test_a_claim_is_taken_once_until_released_or_lapsed(
     clock.now += 60
     assert await store.claims.take(a, "k", ttl=60)  # the earlier claim lapsed
     await store.claims.release(a, "never-claimed")
+
+
+async def test_a_claim_for_a_deleted_identity_is_not_found(store: Store, people: tuple[Identity, Identity]) -> None:
+    a, _ = people
+    await store.identities.delete(a)
+    with pytest.raises(NotFound):  # not a database error (a 500)
+        await store.claims.take(a, "k", ttl=60)
 
 
 async def test_claims_taken_by_many_tasks_at_once_never_both_win(

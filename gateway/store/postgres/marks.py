@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final
 
+import psycopg
+
+from gateway.errors import NotFound
 from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
 from gateway.store.postgres.database import Database
@@ -85,6 +88,12 @@ class PostgresClaims:
 
     async def take(self, identity: Identity, message_key: str, *, ttl: float) -> bool:
         now = self._clock()
+        try:
+            return await self._take(identity, message_key, ttl, now)
+        except psycopg.errors.ForeignKeyViolation:  # the identity row is gone (deleted while its wait looked)
+            raise NotFound(f"the identity {identity.address} no longer exists") from None
+
+    async def _take(self, identity: Identity, message_key: str, ttl: float, now: float) -> bool:
         async with self._db.transaction() as conn:
             # The row lock of the conflicting row decides: a live claim leaves the WHERE false
             # (no row returned), a lapsed one is taken over, whichever gateway asks.

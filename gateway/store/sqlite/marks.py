@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 
+from gateway.errors import NotFound
 from gateway.store.limits import MAX_RATE_EVENTS
 from gateway.store.models import Identity
 from gateway.store.rows import retry_after
@@ -106,7 +107,10 @@ class SqliteClaims:
                 )
                 return cur.rowcount == 1
 
-        return await self._db.run(take)
+        try:
+            return await self._db.run(take)
+        except sqlite3.IntegrityError:  # the identity row is gone (deleted while its wait looked)
+            raise NotFound(f"the identity {identity.address} no longer exists") from None
 
     async def release(self, identity: Identity, message_key: str) -> None:
         await self._db.run(

@@ -169,8 +169,8 @@ class RunningGateway:
             await asyncio.to_thread(self.stack.wait_queue_empty)  # Postfix handed everything to Dovecot
         present = set(await self.mailbox_ids())
 
-        async def indexed() -> bool:
-            return present <= await self.gw.store.index.known_ids()
+        async def indexed() -> bool:  # and, after a rebuild, served again
+            return present <= await self.gw.store.index.known_ids() and not self.gw.sync.rebuilding
 
         await self.gw.sync.wait_until(indexed, timeout=10)
 

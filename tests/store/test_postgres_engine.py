@@ -12,7 +12,7 @@ from gateway.errors import Conflict, StoreError, StoreUnavailable
 from gateway.store import CopyRecord, Filters, Store
 from gateway.store.postgres import SCHEMA_VERSION, open_postgres
 from gateway.store.postgres.database import scrub
-from gateway.store.postgres.schema import TABLES
+from gateway.store.postgres.schema import INDEX_VERSION, TABLES
 from tests.mailstack import free_port
 from tests.postgres import PostgresCluster
 from tests.store.conftest import DOMAIN, Clock
@@ -140,6 +140,32 @@ async def test_an_incomplete_schema_is_refused(postgres_dsn: str, started: Any) 
     await _run(postgres_dsn, "DROP TABLE gone")
     with pytest.raises(StoreError, match="lacks the tables gone"):
         await _open(postgres_dsn).engine.start()
+
+
+async def test_index_tables_of_another_version_are_made_again_empty_and_the_rest_kept(
+    postgres_dsn: str, started: Any
+) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    identity, _ = await store.identities.create("alice")
+    await store.index.add([CopyRecord("m1", 1.0, 1, "x@y.test", (), "s", "k1", frozenset({identity.address}))])
+    await store.index.set_meta("source_generation", "g")
+    await store.engine.close()
+    # The index as the previous release made it (no seq, no version of its own): a cache.
+    await _run(
+        postgres_dsn,
+        "DELETE FROM index_meta WHERE key = 'schema_version'",
+        "ALTER TABLE grants DROP COLUMN seq",
+    )
+    again = _open(postgres_dsn)
+    await started(again)
+    assert await again.index.count() == 0 and await again.index.get_meta("source_generation") is None
+    assert await _rows(postgres_dsn, "SELECT value FROM index_meta WHERE key = 'schema_version'") == [
+        (str(INDEX_VERSION),)
+    ]
+    assert await again.identities.find(identity.address) is not None  # durable tables untouched
+    await again.index.add([CopyRecord("m1", 1.0, 1, "x@y.test", (), "s", "k1", frozenset({identity.address}))])
+    assert [s.id for s in await again.index.listing(identity, Filters(0), limit=5)] == ["m1"]
 
 
 async def test_a_database_lost_while_running_is_store_unavailable(

@@ -423,3 +423,34 @@ async def test_an_admin_wait_on_an_identity_deleted_and_created_again_says_so(ga
     async with gateway.client(created.json()["token"]) as client:
         response = await wait(client, address, timeout=5)  # released: the new identity gets its mail
     assert response.status_code == 200 and response.json()["codes"][0]["value"] == "565656"
+
+
+@pytest.mark.parametrize("source", ["local"])  # writes the Maildir behind the sync's back
+async def test_a_resumed_stream_gets_mail_received_earlier_but_indexed_after_its_last_event(
+    gateway: RunningGateway,
+) -> None:
+    address, token = await gateway.create_identity("racer")
+    source, settings = gateway.gw.source, gateway.settings
+    assert isinstance(source, LocalSource)
+    ids: list[str] = []
+    for subject in ("received first", "received second"):
+        raw = make_message(to=address, subject=subject).as_bytes()
+        ids += await asyncio.to_thread(source.maildir.deliver, stamped_copies(raw, [address]))
+    first, second = [
+        build_record(m, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
+        for m in await source.fetch(ids)
+    ]
+    assert first.received_ts <= second.received_ts
+    # Two deliveries racing through indexing: the second is indexed first, and a client's
+    # stream delivers it (its last event) and drops.
+    await gateway.gw.store.index.add([second])
+    (last,) = (await gateway.messages(address, token))["messages"]
+    assert last["id"] == second.copy_id
+    await gateway.gw.store.index.add([first])
+    # Resumed after the last event it got: the earlier-received one still comes (before: skipped).
+    url = f"/v1/identities/{address}/events"
+    async with gateway.client(token) as client:
+        headers = {"Last-Event-ID": last["id"]}
+        async with asyncio.timeout(10), client.stream("GET", url, headers=headers, timeout=10) as stream:
+            (event,) = await read_events(stream, 1)
+    assert event["id"] == first.copy_id and json.loads(event["data"])["subject"] == "received first"

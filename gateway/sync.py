@@ -73,7 +73,8 @@ class Sync:
 
     @property
     def caught_up(self) -> bool:
-        """Whether a catch-up completed: the index then held every copy the mailbox had."""
+        """Whether a catch-up of the current generation completed: the index then held every copy
+        the mailbox had (what it lacks has left the mailbox, not just not been read yet)."""
         return self._caught_up
 
     async def prepare(self) -> None:
@@ -98,6 +99,7 @@ class Sync:
             if await self._index.count():
                 log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
             self._rebuilding = self._rebuilding or bool(present)
+            self._caught_up = False  # until the index holds this generation's copies
             await self._index.clear()
             await self._index.set_meta(GENERATION_KEY, generation)
         known = await self._index.known_ids()

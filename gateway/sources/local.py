@@ -34,7 +34,7 @@ class Maildir:
     """A Maildir (tmp/new/cur) whose writes are durable before they are acknowledged."""
 
     def __init__(self, root: Path) -> None:
-        self.root = ensure_private_dir(root)  # also an older data directory's 0755 one
+        self.root = root
         self._counter = itertools.count(1)
         for sub in ("tmp", "new", "cur"):
             ensure_private_dir(root / sub)
@@ -159,6 +159,9 @@ class LocalSource:
             domain=settings.domain,
             max_message_bytes=settings.max_message_bytes,
             deliver=self.store,
+            timeout=settings.smtp_timeout,
+            max_connections=settings.smtp_max_connections,
+            max_connections_per_client=settings.smtp_max_connections_per_client,
         )
         host, port = smtp.sockets[0].getsockname()[:2]
         log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)

@@ -16,9 +16,11 @@ from typing import Final
 
 __all__ = ["HIDDEN", "TOKEN_SHAPED", "RedactingFormatter", "install_redaction", "looks_like_token", "redact"]
 
-TOKEN_SHAPED: Final = re.compile(r"am_[A-Za-z0-9_-]{16,}")
-"""A bearer token (`am_` + 24 random bytes base64url = 32 characters), or a piece of one:
-generous on purpose (half a token is still half a secret). Kept in step with
+TOKEN_SHAPED: Final = re.compile(r"(?<![A-Za-z0-9_-])am_[A-Za-z0-9_-]{16,}")
+"""A bearer token (`am_` + 24 random bytes base64url = 32 characters), or a piece of one
+(half a token is still half a secret): a run of base64url characters that starts with `am_`.
+A run that only contains `am_` further in is a word, not a token: an identity named
+`stream_notifications_bot` is neither refused by /ui nor blanked in the log. Kept in step with
 `gateway.store.models.new_token` by a test."""
 
 HIDDEN: Final = "am_[hidden]"

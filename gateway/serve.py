@@ -24,6 +24,7 @@ import contextlib
 import logging
 import resource
 from typing import Any, ClassVar, Final
+from urllib.parse import unquote_plus
 
 import h11
 import uvicorn
@@ -163,7 +164,8 @@ class QueryValuesHidden(logging.Filter):
         # uvicorn's access record: (client, method, path with query, http version, status).
         if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str) and "?" in args[2]:
             path, query = args[2].split("?", 1)
-            names = "&".join(part.split("=", 1)[0] for part in query.split("&"))
+            # Names decoded, so that a token spelt `%61m_…` is seen (and redacted) as one.
+            names = "&".join(unquote_plus(part.split("=", 1)[0]) for part in query.split("&"))
             record.args = (*args[:2], f"{path}?{names}", *args[3:])
         return True
 

@@ -21,10 +21,28 @@ def test_every_issued_token_is_token_shaped() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["am_session=1", "program_files", "am_short_1234", "nothing here", "gateway.api.bodies: POST /v1/identities"],
+    [
+        "am_session=1",
+        "program_files",
+        "am_short_1234",
+        "nothing here",
+        "gateway.api.bodies: POST /v1/identities",
+        # `am_` inside a word: an identity's name, not a token.
+        "GET /ui/identities/stream_notifications_bot@agents.test",
+        "team_am_projectalpha12345@agents.test",
+    ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["GET /v1/{} HTTP/1.1", "?{}", "t={}", "Bearer {}", '{{"token": "{}"}}', "'{}'", "{}, 10.0.0.1", "x.{}"],
+)
+def test_a_token_after_any_separator_is_hidden(template: str) -> None:
+    token = new_token()
+    assert token not in redact(template.format(token))
 
 
 def test_a_piece_of_a_token_is_still_hidden() -> None:

@@ -127,7 +127,8 @@ class Settings:
     smtp_timeout: float = field(
         default=60.0,
         metadata=_doc(
-            "An SMTP connection that completes no command for this long is closed (a message's DATA counts as one).",
+            "An SMTP connection that completes no command for this long is closed (DATA counts as one;"
+            " a transfer faster than 64 KiB/s earns more time).",
             kind="duration",
         ),
     )

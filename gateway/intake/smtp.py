@@ -28,6 +28,13 @@ log = logging.getLogger(__name__)
 MAX_RECIPIENTS: Final = 100  # RFC 5321 §4.5.3.1.8: servers must take at least 100
 MAX_LINE_BYTES: Final = 64 * 1024  # real HTML mail has long lines; aiosmtpd's 1001 bounces it
 
+MIN_TRANSFER_RATE: Final = 64 * 1024
+"""Bytes a second that earn a connection time beyond its command timeout: each 64 KiB received
+since the last command adds a second, so a large message on a slow link is not cut at the
+timeout (RFC 5321 §4.5.3.2 gives DATA minutes), while a trickle earns nothing. The time earned
+stops at what the largest message takes at this rate: streaming junk past the size limit
+cannot hold a connection either."""
+
 Deliver = Callable[[Sequence[tuple[bytes, bytes]]], Awaitable[list[str]]]
 """Stores (stamp, body) copies durably; the copies share one body object."""
 
@@ -67,6 +74,29 @@ class _GatewaySMTP(SMTP):
         self._limits = limits
         self._client: str | None = None  # set once admitted (counted), for the release
         self._refusal: str | None = None
+        # The command clock (aiosmtpd restarts it at each valid command, never for bytes).
+        self._received = 0
+        self._received_at_reset = 0
+        self._clock_started = 0.0
+        self._max_earned = ((self.data_size_limit or 0) + MAX_LINE_BYTES) / MIN_TRANSFER_RATE
+
+    def data_received(self, data: bytes) -> None:
+        self._received += len(data)
+        super().data_received(data)
+
+    def _reset_timeout(self, duration: float | None = None) -> None:
+        self._received_at_reset = self._received
+        self._clock_started = self.loop.time()
+        super()._reset_timeout(duration)
+
+    def _timeout_cb(self) -> None:
+        # aiosmtpd's timeout, plus the time the bytes since the last command earned (MIN_TRANSFER_RATE).
+        earned = min((self._received - self._received_at_reset) / MIN_TRANSFER_RATE, self._max_earned)
+        remaining = self._clock_started + self._timeout_duration + earned - self.loop.time()
+        if remaining > 0 and self.transport is not None:
+            self._timeout_handle = self.loop.call_later(remaining, self._timeout_cb)
+            return
+        super()._timeout_cb()  # type: ignore[no-untyped-call]  # aiosmtpd leaves it unannotated
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # Counted here, synchronously, so a burst of connections cannot all slip under the cap.
@@ -162,6 +192,7 @@ async def start_smtp_server(
 
     `timeout`: aiosmtpd closes a connection that completes no command for this long; it is
     not restarted by bytes, so a command or DATA trickled byte by byte is cut at `timeout`.
+    A transfer at MIN_TRANSFER_RATE or faster earns the time it needs (a large DATA).
     """
     limits = ConnectionLimits(max_total=max_connections, max_per_client=max_connections_per_client)
     # An explicit hostname: aiosmtpd would otherwise call socket.getfqdn() per connection,

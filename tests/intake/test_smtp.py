@@ -9,7 +9,7 @@ from email.policy import default
 
 import pytest
 
-from gateway.intake.smtp import MAX_RECIPIENTS
+from gateway.intake.smtp import MAX_RECIPIENTS, MIN_TRANSFER_RATE
 from gateway.sources.local import LocalSource
 from tests.conftest import DOMAIN, RunningGateway, make_message
 
@@ -268,3 +268,32 @@ async def test_slow_loris_is_cut_within_the_timeout(make_settings, phase: str) -
         sent = await _trickle(writer, reader, payload)
         writer.close()
         assert sent < len(payload), "the server kept reading a trickle for the whole payload"
+
+
+async def test_a_large_message_on_a_slow_link_is_not_cut_at_the_timeout(make_settings) -> None:  # type: ignore[no-untyped-def]
+    """Paced at 4x MIN_TRANSFER_RATE, DATA outlasts the 1 s timeout several times over and is accepted."""
+    from tests.conftest import run_gateway
+
+    async with run_gateway(make_settings(smtp_timeout="1s")) as gateway:
+        reader, writer = await _connect(gateway)
+        try:
+            assert (await _first_reply(reader)).startswith(b"220 ")
+            writer.write(b"EHLO slow.example\r\n")
+            while not (await _first_reply(reader)).startswith(b"250 "):
+                pass
+            for command in (b"MAIL FROM:<a@example.com>", f"RCPT TO:<slow@{DOMAIN}>".encode(), b"DATA"):
+                writer.write(command + b"\r\n")
+                assert (await _first_reply(reader))[:1] in (b"2", b"3")
+            writer.write(b"Subject: slow\r\n\r\n")
+            chunk = (b"y" * 1022 + b"\r\n") * (MIN_TRANSFER_RATE // 1024)  # one second's worth at the minimum
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            while loop.time() - started < 3:  # three timeouts long
+                writer.write(chunk)
+                await writer.drain()
+                await asyncio.sleep(0.25)  # the slow link itself: 4x the minimum rate
+            writer.write(b".\r\n")
+            reply = await _first_reply(reader)
+            assert reply.startswith(b"250 "), reply
+        finally:
+            writer.close()

@@ -222,12 +222,12 @@ def test_a_client_aborting_mid_body_is_a_quiet_line_not_a_500(tmp_path: Path) ->
                 b"POST /v1/identities HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 b"Authorization: Bearer " + served.admin.encode() + b'\r\nContent-Length: 5000\r\n\r\n{"local'
             )
-        served.wait_for_log("left before sending its whole body")
+        served.wait_for_log("its body ended early")
         assert httpx.get(f"{served.url}/health").status_code == 200
     finally:
         log = served.stop()
     assert "ERROR" not in log and " 500" not in log and "Traceback" not in log, log
-    assert "INFO gateway.api.bodies: POST /v1/identities: the client left before sending its whole body" in log
+    assert "INFO gateway.api.bodies: POST /v1/identities: dropped, its body ended early" in log
 
 
 def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:

@@ -43,7 +43,11 @@ def client_gone_mid_body(app: ASGIApp) -> ASGIApp:
             if message["type"] == "http.request":
                 complete = not message.get("more_body", False)
             elif message["type"] == "http.disconnect" and not complete:
-                log.info("%s %s: the client left before sending its whole body", scope.get("method"), scope["path"])
+                log.info(
+                    "%s %s: dropped, its body ended early (the client left, or stalled and was cut off)",
+                    scope.get("method"),
+                    scope["path"],
+                )
                 raise ClientGone("the client closed the connection before its request body was complete")
             return message
 

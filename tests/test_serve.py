@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 
 def _free_port() -> int:
@@ -257,24 +258,28 @@ def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:
         served.stop()
 
 
-def test_too_many_waits_and_streams_get_429_not_a_hang(tmp_path: Path) -> None:
-    served = _Served(tmp_path, wait_max_per_address="2")
+@pytest.mark.parametrize("limit", ["wait_max_per_address", "wait_max_total"])
+def test_too_many_waits_and_streams_get_429_not_a_hang(tmp_path: Path, limit: str) -> None:
+    """Two open (a wait and an event stream), the limit 2: a third of either is refused at once."""
+    served = _Served(tmp_path, **{limit: "2"})
     held: list[socket.socket] = []
     try:
-        address, token = served.identity("crowded")
-        for path in (f"/v1/identities/{address}/wait?timeout=60", f"/v1/identities/{address}/events"):
+        first, first_token = served.identity("crowded")
+        # Over the total, the third comes from another identity: the limit is the gateway's.
+        third, token = (first, first_token) if limit == "wait_max_per_address" else served.identity("other")
+        for path in (f"/v1/identities/{first}/wait?timeout=60", f"/v1/identities/{first}/events"):
             sock = served.raw()
             held.append(sock)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {first_token}\r\n\r\n".encode())
         headers = {"Authorization": f"Bearer {token}"}
         deadline = time.monotonic() + 10
-        while True:  # the third: refused at once (a short timeout only guards the race with the first two)
-            third = httpx.get(f"{served.url}/v1/identities/{address}/wait", params={"timeout": 1}, headers=headers)
-            if third.status_code == 429:
+        while True:  # refused at once (the short timeout only covers the race with the first two)
+            over = httpx.get(f"{served.url}/v1/identities/{third}/wait", params={"timeout": 1}, headers=headers)
+            if over.status_code == 429:
                 break
-            assert third.status_code == 408 and time.monotonic() < deadline, third.text
-        assert third.headers["Retry-After"] and third.json()["error"] == "rate_limited"
-        stream = httpx.get(f"{served.url}/v1/identities/{address}/events", headers=headers, timeout=10)
+            assert over.status_code == 408 and time.monotonic() < deadline, over.text
+        assert over.headers["Retry-After"] and over.json()["error"] == "rate_limited"
+        stream = httpx.get(f"{served.url}/v1/identities/{third}/events", headers=headers, timeout=10)
         assert stream.status_code == 429
     finally:
         for sock in held:

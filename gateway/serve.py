@@ -13,6 +13,10 @@ a body, stays open for ever. `GuardedH11Protocol` adds the two missing clocks:
   connection (408 when no answer has started). Time the server itself is not reading (flow
   control, or a client waiting for `100 Continue`) does not count.
 
+It also caps open connections itself (uvicorn's `limit_concurrency` answers in plain text):
+over `max_connections`, a request gets the API's JSON error, 503 with `Retry-After`, and its
+connection closes.
+
 The protocol is pinned to h11 (uvicorn's default here): httptools, when installed, would
 otherwise be picked and the clocks would be silently gone.
 """
@@ -42,11 +46,42 @@ FD_HEADROOM: Final = 256  # descriptors beyond the connection caps: stores, Mail
 _TIMEOUT_BODY: Final = b"Request Timeout: the request was not sent in time.\n"
 
 
+OVER_CAPACITY_BODY: Final = (
+    b'{"error":"over_capacity","detail":"too many open connections; try again in a moment","retry_after_sec":1}'
+)
+_REFUSALS_LOGGED_EVERY: Final = 10.0  # seconds: a flood over the cap is one log line per period, not one per request
+
+
+async def _over_capacity(scope: Any, receive: Any, send: Any) -> None:
+    """The answer over the connection cap: the API's error envelope, 503, Retry-After, then close."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(OVER_CAPACITY_BODY)).encode()),
+                (b"retry-after", b"1"),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": OVER_CAPACITY_BODY, "more_body": False})
+
+
+class _Refusals:
+    """Requests refused over the cap since the last log line (shared by every connection)."""
+
+    count = 0
+    logged_at = float("-inf")
+
+
 class GuardedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a request-header deadline and a body idle timeout."""
+    """uvicorn's h11 protocol with a request-header deadline, a body idle timeout and a connection cap."""
 
     header_timeout: ClassVar[float] = 10.0
     body_timeout: ClassVar[float] = 30.0
+    max_connections: ClassVar[int] = 2000
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -62,6 +97,23 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._follow_state()
+
+    def handle_events(self) -> None:
+        # uvicorn runs `self.app` for each request it parses here: the cap decides which app.
+        # This connection is one of `connections`; `tasks` are the requests already running.
+        over = len(self.connections) > self.max_connections or len(self.tasks) >= self.max_connections
+        self.app = _over_capacity if over else self.config.loaded_app
+        if over:
+            _Refusals.count += 1
+            now = self.loop.time()
+            if now - _Refusals.logged_at >= _REFUSALS_LOGGED_EVERY:
+                log.warning(
+                    "over AGENTMAIL_HTTP_MAX_CONNECTIONS=%d: %d request(s) answered 503 since the last such line",
+                    self.max_connections,
+                    _Refusals.count,
+                )
+                _Refusals.count, _Refusals.logged_at = 0, now
+        super().handle_events()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # may start the next (pipelined) request
@@ -147,12 +199,12 @@ def _peer(client: tuple[str, int] | None) -> str:
     return f"{client[0]}:{client[1]}" if client else "client"
 
 
-def guarded_protocol(*, header_timeout: float, body_timeout: float) -> type[GuardedH11Protocol]:
-    """A GuardedH11Protocol class with these clocks (uvicorn builds protocols from a class)."""
+def guarded_protocol(*, header_timeout: float, body_timeout: float, max_connections: int) -> type[GuardedH11Protocol]:
+    """A GuardedH11Protocol class with these limits (uvicorn builds protocols from a class)."""
     return type(
         "GuardedH11Protocol",
         (GuardedH11Protocol,),
-        {"header_timeout": header_timeout, "body_timeout": body_timeout},
+        {"header_timeout": header_timeout, "body_timeout": body_timeout, "max_connections": max_connections},
     )
 
 
@@ -200,12 +252,15 @@ def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) 
         log_level=settings.log_level,
         lifespan="on",
         server_header=False,
-        http=guarded_protocol(header_timeout=settings.http_header_timeout, body_timeout=settings.http_body_timeout),
+        # Over the cap a request gets 503 and its connection closes (open waits and event
+        # streams count: keep it above the number of waits expected).
+        http=guarded_protocol(
+            header_timeout=settings.http_header_timeout,
+            body_timeout=settings.http_body_timeout,
+            max_connections=settings.http_max_connections,
+        ),
         ws="none",  # no route speaks WebSocket; an upgrade would leave the guarded protocol
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        # Over the cap a request gets 503 and its connection closes (open waits and event
-        # streams count: keep this above AGENTMAIL_WAIT_MAX_TOTAL's working range).
-        limit_concurrency=settings.http_max_connections,
     )
     # uvicorn.Config has just (re)configured its loggers and handlers: redact all of them.
     logging.getLogger("uvicorn.access").addFilter(QueryValuesHidden())

@@ -237,7 +237,7 @@ def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:
     held: list[socket.socket] = []
     try:
         address, token = served.identity("capped")
-        for _ in range(cap - 1):  # open waits: each holds a connection
+        for _ in range(cap):  # open waits: each holds a connection, the cap is full
             sock = served.raw()
             held.append(sock)
             sock.sendall(
@@ -245,12 +245,14 @@ def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:
                 f"Authorization: Bearer {token}\r\n\r\n".encode()
             )
         deadline = time.monotonic() + 10
-        while (status := httpx.get(f"{served.url}/health").status_code) != 503:  # until the server saw them all
-            assert status == 200 and time.monotonic() < deadline, "no 503 over the connection cap"
+        while (refused := httpx.get(f"{served.url}/health")).status_code != 503:  # until the server saw them all
+            assert refused.status_code == 200 and time.monotonic() < deadline, "no 503 over the connection cap"
+        assert refused.headers["Retry-After"] == "1" and refused.headers["Connection"] == "close"
+        assert refused.json()["error"] == "over_capacity", refused.text
         for sock in held:
             sock.close()  # (closing twice is harmless)
         deadline = time.monotonic() + 10
-        while (status := httpx.get(f"{served.url}/health").status_code) != 200:
+        while httpx.get(f"{served.url}/health").status_code != 200:
             assert time.monotonic() < deadline, "the cap did not recover once connections closed"
     finally:
         for sock in held:

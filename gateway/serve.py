@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 KEEP_ALIVE_SECONDS: Final = 5  # uvicorn's default: an idle connection between requests
 FD_HEADROOM: Final = 256  # descriptors beyond the connection caps: stores, Maildir files, logs
-_TIMEOUT_BODY: Final = b"Request Timeout: the request was not sent in time.\n"
+_TIMEOUT_BODY: Final = b'{"error":"timeout","detail":"the request was not sent in time"}'
 
 
 OVER_CAPACITY_BODY: Final = (
@@ -54,6 +54,13 @@ _REFUSALS_LOGGED_EVERY: Final = 10.0  # seconds: a flood over the cap is one log
 
 async def _over_capacity(scope: Any, receive: Any, send: Any) -> None:
     """The answer over the connection cap: the API's error envelope, 503, Retry-After, then close."""
+    _Refusals.count += 1
+    now = asyncio.get_running_loop().time()
+    if now - _Refusals.logged_at >= _REFUSALS_LOGGED_EVERY:
+        log.warning(
+            "over AGENTMAIL_HTTP_MAX_CONNECTIONS: %d request(s) answered 503 since the last such line", _Refusals.count
+        )
+        _Refusals.count, _Refusals.logged_at = 0, now
     await send(
         {
             "type": "http.response.start",
@@ -103,16 +110,6 @@ class GuardedH11Protocol(H11Protocol):
         # This connection is one of `connections`; `tasks` are the requests already running.
         over = len(self.connections) > self.max_connections or len(self.tasks) >= self.max_connections
         self.app = _over_capacity if over else self.config.loaded_app
-        if over:
-            _Refusals.count += 1
-            now = self.loop.time()
-            if now - _Refusals.logged_at >= _REFUSALS_LOGGED_EVERY:
-                log.warning(
-                    "over AGENTMAIL_HTTP_MAX_CONNECTIONS=%d: %d request(s) answered 503 since the last such line",
-                    self.max_connections,
-                    _Refusals.count,
-                )
-                _Refusals.count, _Refusals.logged_at = 0, now
         super().handle_events()
 
     def on_response_complete(self) -> None:
@@ -161,7 +158,7 @@ class GuardedH11Protocol(H11Protocol):
         if partial:
             # h11 cannot answer a request it has not parsed: the 408 is written by hand.
             self.transport.write(
-                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
                 b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_TIMEOUT_BODY), _TIMEOUT_BODY)
             )
         with contextlib.suppress(h11.LocalProtocolError):
@@ -181,7 +178,7 @@ class GuardedH11Protocol(H11Protocol):
         if cycle is not None and not cycle.response_started:
             with contextlib.suppress(h11.LocalProtocolError):
                 headers = [
-                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-type", b"application/json"),
                     (b"connection", b"close"),
                     (b"content-length", str(len(_TIMEOUT_BODY)).encode()),
                 ]

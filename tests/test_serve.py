@@ -203,7 +203,10 @@ def test_idle_and_slow_loris_connections_are_closed(tmp_path: Path) -> None:
                 b"POST /v1/identities HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 b"Authorization: Bearer " + served.admin.encode() + b'\r\nContent-Length: 100\r\n\r\n{"local'
             )
-            assert _read_until_closed(stalled).startswith(b"HTTP/1.1 408 ")
+            answer = _read_until_closed(stalled)
+            assert answer.startswith(b"HTTP/1.1 408 ") and answer.endswith(
+                b'{"error":"timeout","detail":"the request was not sent in time"}'
+            )
         # A keep-alive connection after its answer: closed too (the next head is due within the timeout).
         with served.raw() as kept:
             kept.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")

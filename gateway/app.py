@@ -23,6 +23,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
+from gateway.api.bodies import client_gone_mid_body
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.system import HealthOut, health
@@ -136,7 +137,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             "hub": Provide(lambda: gw.hub, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
         },
-        middleware=[lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
+        middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
         exception_handlers=with_ui_pages(EXCEPTION_HANDLERS),  # /ui errors are HTML pages
         before_send=[security_headers],  # CSP & co. on every /ui response, errors and 404s included
         lifespan=[lifespan],

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from gateway import __version__
 from gateway.config import SettingError, Settings, describe, env_name, is_secret, load_settings
 from gateway.errors import GatewayError
+from gateway.redact import install_redaction
 
 if TYPE_CHECKING:  # the store is imported only by the commands that use it (fast --help)
     from gateway.store import Identity, Store
@@ -112,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream=sys.stderr,
         )
         logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
+        install_redaction(_secret_values(settings))  # no token (or configured secret) in any log line
         if args.command == "serve":
             return _serve(settings)
         return _manage(settings, args)
@@ -121,23 +123,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-class _QueryValuesHidden(logging.Filter):
-    """Access-log lines keep the query's names, not its values: a token pasted into a URL never reaches a log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args
-        # uvicorn's access record: (client, method, path with query, http version, status).
-        if isinstance(args, tuple) and len(args) == 5 and isinstance(args[2], str) and "?" in args[2]:
-            path, query = args[2].split("?", 1)
-            names = "&".join(part.split("=", 1)[0] for part in query.split("&"))
-            record.args = (*args[:2], f"{path}?{names}", *args[3:])
-        return True
+def _secret_values(settings: Settings) -> tuple[str, ...]:
+    """The configured secrets' plaintexts, for the log redaction only."""
+    values = (getattr(settings, f.name) for f in dataclasses.fields(Settings) if is_secret(f.name))
+    found = [value.reveal() for value in values if value is not None]
+    if settings.admin_token_file is not None:  # a mounted admin token need not look like ours
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            found.append(settings.admin_token_file.read_text().strip())
+    return tuple(found)
 
 
 def _serve(settings: Settings) -> int:
     import uvicorn
 
     from gateway.app import create_app
+    from gateway.serve import uvicorn_config
 
     if settings.store_kind == "postgresql":
         # uvicorn would report a database that refuses us as a traceback and exit 0: ask it
@@ -151,15 +151,7 @@ def _serve(settings: Settings) -> int:
         file=sys.stderr,
         flush=True,
     )
-    config = uvicorn.Config(
-        app,
-        host=settings.http_host,
-        port=settings.http_port,
-        log_level=settings.log_level,
-        lifespan="on",
-        server_header=False,
-    )
-    logging.getLogger("uvicorn.access").addFilter(_QueryValuesHidden())
+    config = uvicorn_config(app, settings, _secret_values(settings))
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
     # re-raises the signal so the process ends the way it was asked to.
     server = uvicorn.Server(config)

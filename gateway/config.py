@@ -107,8 +107,37 @@ class Settings:
     )
     http_host: str = field(default="127.0.0.1", metadata=_doc("Address the REST API listens on."))
     http_port: int = field(default=8025, metadata=_doc("Port of the REST API (0 picks a free one)."))
+    http_header_timeout: float = field(
+        default=10.0,
+        metadata=_doc(
+            "A request's line and headers must arrive within this time (e.g. 10s); else 408 and closed.",
+            kind="duration",
+        ),
+    )
+    http_body_timeout: float = field(
+        default=30.0,
+        metadata=_doc("A request body that pauses this long without a byte is dropped (408).", kind="duration"),
+    )
+    http_max_connections: int = field(
+        default=2000,
+        metadata=_doc("Open HTTP connections (open waits and event streams included) before new requests get 503."),
+    )
     smtp_host: str = field(default="127.0.0.1", metadata=_doc("Address the embedded SMTP intake listens on."))
     smtp_port: int = field(default=2525, metadata=_doc("Port of the embedded SMTP intake (0 picks a free one)."))
+    smtp_timeout: float = field(
+        default=60.0,
+        metadata=_doc(
+            "An SMTP connection that completes no command for this long is closed (DATA counts as one;"
+            " a transfer faster than 64 KiB/s earns more time).",
+            kind="duration",
+        ),
+    )
+    smtp_max_connections: int = field(
+        default=500, metadata=_doc("Open SMTP connections to the embedded intake in all (more: 421).")
+    )
+    smtp_max_connections_per_client: int = field(
+        default=50, metadata=_doc("Open SMTP connections from one client address (more: 421).")
+    )
     admin_token: Secret | None = field(
         default=None, metadata=_doc("Admin token; when unset (and no file), one is generated at first start.")
     )
@@ -268,9 +297,18 @@ def _validate(s: Settings) -> None:
             raise bad(name, port, "a port is 0..65535")
     if s.max_message_bytes < 1024:
         raise bad("max_message_bytes", s.max_message_bytes, "must be at least 1024")
-    for name in ("wait_max_per_address", "wait_max_total"):
+    for name in (
+        "wait_max_per_address",
+        "wait_max_total",
+        "http_max_connections",
+        "smtp_max_connections",
+        "smtp_max_connections_per_client",
+    ):
         if getattr(s, name) < 1:
             raise bad(name, getattr(s, name), "must be at least 1")
+    for name in ("http_header_timeout", "http_body_timeout", "smtp_timeout"):
+        if getattr(s, name) <= 0:
+            raise bad(name, getattr(s, name), "must be more than 0 seconds")
     if s.reuse_quarantine < 0:
         raise bad("reuse_quarantine", s.reuse_quarantine, "must not be negative")
     if s.retention_days < 0:

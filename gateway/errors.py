@@ -17,7 +17,7 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     ├── Conflict             conflict               409   the name is taken or quarantined
     ├── TooLarge             too_large              413   a body over the limit
     ├── TooManyWaiters       rate_limited           429   over the open-wait limits (retry after 1 s)
-    ├── ClientGone           client_closed_request  499   the client left during a wait (nobody reads the answer)
+    ├── ClientGone           client_closed_request  499   the client left mid-body or mid-wait (nobody reads the answer)
     ├── SourceUnavailable    mail_unavailable       503   the mailbox (Dovecot) cannot be reached (retry after 5 s)
     ├── StoreUnavailable     store_unavailable      503   the database cannot be reached right now (retry after 5 s)
     ├── IndexRebuilding      index_rebuilding       503   the index is being rebuilt from the mailbox (retry after 5 s)
@@ -101,7 +101,7 @@ class TooManyWaiters(GatewayError):
 
 
 class ClientGone(GatewayError):
-    """The client disconnected while waiting; the answer goes nowhere."""
+    """The client disconnected mid-body or while waiting; the answer goes nowhere."""
 
     code = "client_closed_request"
 

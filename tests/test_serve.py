@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import socket
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 
 def _free_port() -> int:
@@ -80,3 +83,210 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
     assert "Traceback" not in rest
     assert '"GET /ui/login?token&view HTTP/1.1" 400' in access, access
     assert token not in output + rest + access
+
+
+# --- hostile clients against a real `serve` ---------------------------------------------------
+
+
+class _Served:
+    """A `python -m gateway serve` process with its whole output in files (read, never piped)."""
+
+    def __init__(self, tmp_path: Path, **settings: str) -> None:
+        self.data = tmp_path / "data"
+        self.http_port, self.smtp_port = _free_port(), _free_port()
+        self.out_path, self.err_path = tmp_path / "stdout.log", tmp_path / "stderr.log"
+        flags = ["--env-file", str(tmp_path / "none"), "--data-dir", str(self.data), "--domain", "serve.test"]
+        flags += ["--http-port", str(self.http_port), "--smtp-port", str(self.smtp_port)]
+        for name, value in settings.items():
+            flags += ["--" + name.replace("_", "-"), value]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
+        with self.out_path.open("wb") as out, self.err_path.open("wb") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gateway", "serve", *flags], env=env, stdout=out, stderr=err
+            )
+        self.url = f"http://127.0.0.1:{self.http_port}"
+        self.wait_for_log("Uvicorn running on")
+        self.admin = (self.data / "admin-token").read_text().strip()
+
+    def log(self) -> str:
+        """Everything the process has written so far (access log and application log)."""
+        return self.out_path.read_text(errors="replace") + self.err_path.read_text(errors="replace")
+
+    def wait_for_log(self, text: str) -> None:
+        deadline = time.monotonic() + 30
+        while text not in self.log():
+            assert self.proc.poll() is None, self.log()
+            assert time.monotonic() < deadline, f"{text!r} never logged:\n{self.log()}"
+            time.sleep(0.05)  # polling a file for a condition, with a deadline
+
+    def identity(self, local_part: str) -> tuple[str, str]:
+        created = httpx.post(
+            f"{self.url}/v1/identities",
+            json={"local_part": local_part},
+            headers={"Authorization": f"Bearer {self.admin}"},
+        )
+        assert created.status_code == 201, created.text
+        return created.json()["address"], created.json()["token"]
+
+    def raw(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.http_port), timeout=10)
+        return sock
+
+    def stop(self) -> str:
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=20)
+        return self.log()
+
+
+def _read_until_closed(sock: socket.socket, limit: float = 10) -> bytes:
+    """What the server sends until it closes the connection (socket.timeout: it did not, within `limit` s)."""
+    sock.settimeout(limit)
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
+def _trickled(sock: socket.socket, data: bytes) -> bytes:
+    """Send `data` a byte at a time, 20 a second (the attack itself); the answer once the server hangs up."""
+    for byte in data:
+        try:
+            sock.sendall(bytes([byte]))
+        except ConnectionError:
+            break
+        readable, _, _ = select.select([sock], [], [], 0.05)  # the pace, and a look for an answer
+        if readable:
+            return _read_until_closed(sock)
+    raise AssertionError(f"the server read a {len(data)}-byte trickle to the end")
+
+
+def test_tokens_never_reach_the_log_and_ui_refuses_token_shaped_urls(tmp_path: Path) -> None:
+    served = _Served(tmp_path)
+    try:
+        _, token = served.identity("leaky")
+        # 1. in the URL path; 2. as a bare query key; 3. as a value under an innocent name;
+        # 4. in X-Forwarded-For (uvicorn logs it as the client when it trusts the peer).
+        in_path = httpx.get(f"{served.url}/v1/{token}")
+        assert in_path.status_code in (401, 404)
+        bare = httpx.get(f"{served.url}/ui/login?{token}")
+        named = httpx.get(f"{served.url}/ui/login", params={"t": token})
+        spelt = httpx.get(f"{served.url}/ui/login?%61m_{token[3:]}")  # `a` percent-encoded
+        encoded = httpx.get(f"{served.url}/ui/identities?next=%61m_{token[3:]}")
+        for refused in (bare, named, spelt, encoded):
+            assert refused.status_code == 400, (refused.request.url, refused.status_code)
+            assert token not in refused.text and "rotate it" in refused.text
+        forwarded = httpx.get(f"{served.url}/health", headers={"X-Forwarded-For": token})
+        assert forwarded.status_code == 200
+        served.wait_for_log("/health")
+    finally:
+        log = served.stop()
+    assert token[3:23] not in log  # not the token, nor a piece of its random part, however spelt
+    # The lines were written, with the token replaced: redacted, not merely unlogged.
+    assert "GET /v1/am_[hidden] HTTP/1.1" in log, log
+    assert "GET /ui/login?am_[hidden] HTTP/1.1" in log, log
+
+
+def test_idle_and_slow_loris_connections_are_closed(tmp_path: Path) -> None:
+    served = _Served(tmp_path, http_header_timeout="1s", http_body_timeout="1s")
+    try:
+        # Connected, never a byte: closed (quietly) by the header clock.
+        with served.raw() as idle:
+            assert _read_until_closed(idle) == b""
+        # A request line and headers trickled: bytes do not restart the clock; 408, closed.
+        with served.raw() as loris:
+            assert _trickled(loris, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 400).startswith(
+                b"HTTP/1.1 408 "
+            )
+        # A body that stops half-way: 408, closed; the request is dropped, not failed.
+        with served.raw() as stalled:
+            stalled.sendall(
+                b"POST /v1/identities HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Authorization: Bearer " + served.admin.encode() + b'\r\nContent-Length: 100\r\n\r\n{"local'
+            )
+            answer = _read_until_closed(stalled)
+            assert answer.startswith(b"HTTP/1.1 408 ") and answer.endswith(
+                b'{"error":"timeout","detail":"the request was not sent in time"}'
+            )
+        # A keep-alive connection after its answer: closed too (the next head is due within the timeout).
+        with served.raw() as kept:
+            kept.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert b" 200 OK" in _read_until_closed(kept)
+        # The gateway still serves.
+        assert httpx.get(f"{served.url}/health").status_code == 200
+    finally:
+        log = served.stop()
+    assert "Traceback" not in log and " 500" not in log and "ERROR" not in log, log
+
+
+def test_a_client_aborting_mid_body_is_a_quiet_line_not_a_500(tmp_path: Path) -> None:
+    served = _Served(tmp_path)
+    try:
+        with served.raw() as aborting:
+            aborting.sendall(
+                b"POST /v1/identities HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Authorization: Bearer " + served.admin.encode() + b'\r\nContent-Length: 5000\r\n\r\n{"local'
+            )
+        served.wait_for_log("its body ended early")
+        assert httpx.get(f"{served.url}/health").status_code == 200
+    finally:
+        log = served.stop()
+    assert "ERROR" not in log and " 500" not in log and "Traceback" not in log, log
+    assert "INFO gateway.api.bodies: POST /v1/identities: dropped, its body ended early" in log
+
+
+def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:
+    cap = 6
+    served = _Served(tmp_path, http_max_connections=str(cap))
+    held: list[socket.socket] = []
+    try:
+        address, token = served.identity("capped")
+        for _ in range(cap):  # open waits: each holds a connection, the cap is full
+            sock = served.raw()
+            held.append(sock)
+            sock.sendall(
+                f"GET /v1/identities/{address}/wait?timeout=60 HTTP/1.1\r\nHost: x\r\n"
+                f"Authorization: Bearer {token}\r\n\r\n".encode()
+            )
+        deadline = time.monotonic() + 10
+        while (refused := httpx.get(f"{served.url}/health")).status_code != 503:  # until the server saw them all
+            assert refused.status_code == 200 and time.monotonic() < deadline, "no 503 over the connection cap"
+        assert refused.headers["Retry-After"] == "1" and refused.headers["Connection"] == "close"
+        assert refused.json()["error"] == "over_capacity", refused.text
+        for sock in held:
+            sock.close()  # (closing twice is harmless)
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{served.url}/health").status_code != 200:
+            assert time.monotonic() < deadline, "the cap did not recover once connections closed"
+    finally:
+        for sock in held:
+            sock.close()
+        served.stop()
+
+
+@pytest.mark.parametrize("limit", ["wait_max_per_address", "wait_max_total"])
+def test_too_many_waits_and_streams_get_429_not_a_hang(tmp_path: Path, limit: str) -> None:
+    """Two open (a wait and an event stream), the limit 2: a third of either is refused at once."""
+    served = _Served(tmp_path, **{limit: "2"})
+    held: list[socket.socket] = []
+    try:
+        first, first_token = served.identity("crowded")
+        # Over the total, the third comes from another identity: the limit is the gateway's.
+        third, token = (first, first_token) if limit == "wait_max_per_address" else served.identity("other")
+        for path in (f"/v1/identities/{first}/wait?timeout=60", f"/v1/identities/{first}/events"):
+            sock = served.raw()
+            held.append(sock)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {first_token}\r\n\r\n".encode())
+        headers = {"Authorization": f"Bearer {token}"}
+        deadline = time.monotonic() + 10
+        while True:  # refused at once (the short timeout only covers the race with the first two)
+            over = httpx.get(f"{served.url}/v1/identities/{third}/wait", params={"timeout": 1}, headers=headers)
+            if over.status_code == 429:
+                break
+            assert over.status_code == 408 and time.monotonic() < deadline, over.text
+        assert over.headers["Retry-After"] and over.json()["error"] == "rate_limited"
+        stream = httpx.get(f"{served.url}/v1/identities/{third}/events", headers=headers, timeout=10)
+        assert stream.status_code == 429
+    finally:
+        for sock in held:
+            sock.close()
+        served.stop()

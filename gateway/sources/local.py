@@ -159,6 +159,9 @@ class LocalSource:
             domain=settings.domain,
             max_message_bytes=settings.max_message_bytes,
             deliver=self.store,
+            timeout=settings.smtp_timeout,
+            max_connections=settings.smtp_max_connections,
+            max_connections_per_client=settings.smtp_max_connections_per_client,
         )
         host, port = smtp.sockets[0].getsockname()[:2]
         log.info("SMTP intake listening on %s:%d for *@%s", host, port, settings.domain)

@@ -21,6 +21,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from typing import Annotated, Any, Final, TypeVar
+from urllib.parse import unquote_plus
 
 import msgspec
 from litestar import Controller, MediaType, Request, Response, Router, get, post
@@ -33,6 +34,7 @@ from gateway.errors import Forbidden, InvalidInput
 from gateway.inbox import FullMessage, Inbox, ListQuery
 from gateway.mail.render import visible_text
 from gateway.mail.sanitize import sanitize_html
+from gateway.redact import looks_like_token
 from gateway.store import Identity, Store
 from gateway.ui import pages, sessions
 from gateway.ui.pages import MessageContent, MessageViewName, Nav
@@ -101,8 +103,17 @@ def _check_post(request: Request[Any, Any, Any], expected: str, given: str) -> N
 
 
 def refuse_token_in_url(request: Request[Any, Any, Any]) -> None:
-    """Before every /ui request: a token in a URL is refused, never read (URLs end up in logs and history)."""
-    if any(name.lower() in _TOKEN_PARAMETERS for name in request.query_params):
+    """Before every /ui request: a token in a URL is refused, never read (URLs end up in logs and history).
+
+    Refused: a parameter named like a token, and anything token-shaped in the path or the query
+    (a key, a value, under any name: `?t=am_…`, a bare `?am_…`), percent-encoded or not.
+    """
+    query = unquote_plus(request.scope.get("query_string", b"").decode("latin-1"))
+    if (
+        any(name.lower() in _TOKEN_PARAMETERS for name in request.query_params)
+        or looks_like_token(query)
+        or looks_like_token(request.url.path)
+    ):
         raise InvalidInput(
             "Tokens never go in a URL: this one was not read. It may now be in logs or browser history,"
             " so rotate it; then log in with the form."

@@ -268,6 +268,32 @@ async def test_a_token_in_a_url_is_never_read(gateway: RunningGateway, method: s
     assert session_count(gateway.settings) == 0
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/ui/login?{token}",  # a bare key
+        "/ui/login?t={token}",  # a value under any name
+        "/ui/login?view=text&next=%61m_{tail}",  # percent-encoded
+        "/ui/identities?after=x+{token}",
+        "/ui/identities/{token}",  # in the path
+    ],
+)
+async def test_anything_token_shaped_in_a_url_is_refused(gateway: RunningGateway, url: str) -> None:
+    _, token = await gateway.create_identity("alice")
+    async with ui_client(gateway) as client:
+        response = await client.get(url.format(token=token, tail=token[3:]))
+    assert response.status_code == 400, response.text
+    assert "Tokens never go in a URL" in response.text
+    assert token[3:] not in response.text
+
+
+async def test_a_name_with_am_inside_a_word_is_not_token_shaped(gateway: RunningGateway) -> None:
+    address, _ = await gateway.create_identity("stream_am_notifications_bot")
+    async with ui_client(gateway) as client:
+        response = await client.get(f"/ui/identities/{address}")
+    assert response.status_code != 400, response.text
+
+
 async def test_failed_logins_are_throttled_per_client(gateway: RunningGateway) -> None:
     _, token = await gateway.create_identity("alice")
     async with ui_client(gateway) as client:

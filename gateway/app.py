@@ -22,6 +22,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
+from gateway.api.bodies import StrictRequest
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.system import HealthOut, health
@@ -137,6 +138,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         before_send=[security_headers],  # CSP & co. on every /ui response, errors and 404s included
         lifespan=[lifespan],
         request_max_body_size=MAX_REQUEST_BYTES,
+        request_class=StrictRequest,  # every JSON body decoded strictly, into its type, in one step
         openapi_config=OpenAPIConfig(
             title="agentmail-gateway",
             version=__version__,

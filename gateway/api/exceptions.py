@@ -39,6 +39,8 @@ __all__ = ["EXCEPTION_HANDLERS", "HTTP_STATUSES", "http_status"]
 
 log = logging.getLogger(__name__)
 
+_PASSED_HEADERS: Final = {"retry-after": "Retry-After", "allow": "Allow"}
+
 _CODES: Final = {
     400: "invalid_request",
     401: "unauthorized",
@@ -113,9 +115,16 @@ def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     if status >= 500:
         log.error("HTTP %d: %s", status, exc.detail)
         return _error(status, "internal_error", "the gateway failed; see its log")
-    headers = {"Retry-After": exc.headers["Retry-After"]} if exc.headers and "Retry-After" in exc.headers else None
+    # Only headers that tell the client what to do next pass through: when to retry, and
+    # which methods the path takes (a 405 must say, RFC 9110 section 15.5.6).
+    passed = {k.lower(): v for k, v in (exc.headers or {}).items() if k.lower() in _PASSED_HEADERS}
+    if "allow" in passed:  # the router lists the methods in no fixed order
+        passed["allow"] = ", ".join(sorted(m.strip() for m in passed["allow"].split(",")))
+    headers = {_PASSED_HEADERS[k]: v for k, v in passed.items()} or None
     code = _CODES.get(status, "invalid_request")
     detail = exc.detail if status in (404, 405, 413, 415) else code.replace("_", " ")
+    if status == 405 and "allow" in passed:
+        detail = f"this path takes {passed['allow']}"
     return _error(status, code, str(detail), headers)
 
 

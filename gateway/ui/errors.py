@@ -111,6 +111,8 @@ def ui_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     elif isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
         title, detail = _FRAMEWORK_PAGES.get(status, ("Something went wrong", "The request is not valid."))
+        if status == 405 and exc.headers and "allow" in exc.headers:  # a 405 says what the page takes
+            headers["Allow"] = exc.headers["allow"]
     else:
         log.error("unhandled error on a /ui page", exc_info=exc)
         status, (title, detail) = 500, _FAILED

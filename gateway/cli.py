@@ -26,7 +26,7 @@ from gateway.errors import GatewayError
 if TYPE_CHECKING:  # the store is imported only by the commands that use it (fast --help)
     from gateway.store import Identity, Store
 
-__all__ = ["main"]
+__all__ = ["main", "proxy_options"]
 
 log = logging.getLogger("gateway")
 
@@ -134,6 +134,16 @@ class _QueryValuesHidden(logging.Filter):
         return True
 
 
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's forwarded-header options: believe X-Forwarded-* only from AGENTMAIL_TRUSTED_PROXIES.
+
+    uvicorn's own default believes them from 127.0.0.1 (or $FORWARDED_ALLOW_IPS): any local
+    client could then pick the address the throttles count it by, and write what it likes
+    into the access log. With no trusted proxy the headers are not read at all.
+    """
+    return {"proxy_headers": bool(settings.trusted_proxies), "forwarded_allow_ips": list(settings.trusted_proxies)}
+
+
 def _serve(settings: Settings) -> int:
     import uvicorn
 
@@ -158,6 +168,7 @@ def _serve(settings: Settings) -> int:
         log_level=settings.log_level,
         lifespan="on",
         server_header=False,
+        **proxy_options(settings),
     )
     logging.getLogger("uvicorn.access").addFilter(_QueryValuesHidden())
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then

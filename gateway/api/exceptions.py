@@ -30,6 +30,7 @@ from gateway.errors import (
     StoreError,
     StoreUnavailable,
     TooLarge,
+    TooManyAttempts,
     TooManyWaiters,
     Unauthorized,
     WaitTimeout,
@@ -65,6 +66,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         WaitTimeout: 408,
         Conflict: 409,
         TooLarge: 413,
+        TooManyAttempts: 429,
         TooManyWaiters: 429,
         ClientGone: 499,  # nginx's "client closed request": logged, never read by the client
         SourceUnavailable: 503,

@@ -105,7 +105,7 @@ class TooManyAttempts(GatewayError):
 
     code = "rate_limited"
 
-    def __init__(self, detail: str, *, retry_after: int) -> None:
+    def __init__(self, detail: str, *, retry_after: int = 60) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
 

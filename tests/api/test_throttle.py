@@ -6,6 +6,9 @@ a client's own X-Forwarded-For names nobody, so it cannot start afresh with each
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from collections.abc import Callable
 
 import httpx
@@ -94,6 +97,34 @@ async def test_a_fresh_x_forwarded_for_per_login_does_not_start_afresh(gateway: 
             "/ui/login", data={"token": token, "csrf": csrf}, headers={"X-Forwarded-For": "198.51.100.1"}
         )
     assert again.status_code == 429
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+async def test_x_forwarded_for_never_reaches_the_access_log(gateway: RunningGateway) -> None:
+    # uvicorn's access line names the client: from an untrusted peer, never what it claims to be.
+    access = logging.getLogger("uvicorn.access")
+    records, level = _Records(), access.level
+    access.addHandler(records)
+    access.setLevel(logging.INFO)
+    try:
+        response = await gateway.http.get("/health", headers={"X-Forwarded-For": "forged-client GET /v1/admin"})
+        assert response.status_code == 200
+        deadline = time.monotonic() + 5
+        while not any("/health" in line for line in records.lines) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)  # the line is written as the response ends: poll, bounded
+    finally:
+        access.removeHandler(records)
+        access.setLevel(level)
+    (line,) = [line for line in records.lines if "/health" in line]
+    assert line.startswith("127.0.0.1:") and "forged" not in line, line
 
 
 async def test_a_trusted_proxy_names_the_client(make_settings: Callable[..., Settings]) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
@@ -58,6 +59,17 @@ async def test_a_valid_token_is_never_throttled_from_the_same_address(gateway: R
         assert listing.status_code == 200, listing.text
     created = await gateway.http.post("/v1/identities", json={}, headers=bearer(ADMIN_TOKEN))
     assert created.status_code == 201
+
+
+async def test_replicas_on_one_database_count_together(
+    base_make_settings: Callable[..., Settings], postgres_dsn: str, tmp_path: Path
+) -> None:
+    first = base_make_settings(database_url=postgres_dsn)
+    second = base_make_settings(database_url=postgres_dsn, data_dir=tmp_path / "replica")
+    async with run_gateway(first) as one, run_gateway(second) as other:
+        await exhaust(one.http)
+        assert_throttled(await other.http.get("/v1/identities", headers=bearer(WRONG)))
+        assert (await other.http.get("/v1/identities", headers=bearer(ADMIN_TOKEN))).status_code == 200
 
 
 async def test_requests_without_a_token_are_not_counted(gateway: RunningGateway) -> None:

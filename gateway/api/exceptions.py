@@ -77,8 +77,10 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
 """The HTTP status of each GatewayError class; /ui answers with the same statuses."""
 
 # msgspec names the offending value ('...') and an unknown field (`...`): both are request
-# data, which may be a token pasted into the wrong field. The field's own name stays.
-_ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `[^`]*`)")
+# data, which may be a token pasted into the wrong field. The field's own name stays, and so
+# does an unknown name too short to be any token (an admin token has 16 characters at least,
+# the generated ones more) made of a name's characters: a typo such as `localpart` is shown.
+_ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `(?![A-Za-z][A-Za-z0-9_]{0,14}`)[^`]*`)")
 
 
 def _error(

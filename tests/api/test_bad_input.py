@@ -188,6 +188,26 @@ async def test_validation_detail_names_the_field(gateway: RunningGateway) -> Non
     assert "unknown field" in detail
 
 
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        pytest.param("localpart", True, id="typo"),
+        pytest.param("ttl_second", True, id="typo-underscore"),
+        pytest.param("a_name_of_15_ch", True, id="15-chars"),
+        pytest.param("a_name_of_16_chs", False, id="16-chars-could-be-an-admin-token"),
+        pytest.param("am_" + "x" * 32, False, id="token-shaped"),
+        pytest.param("local part", False, id="not-a-name"),
+    ],
+)
+async def test_an_unknown_field_is_named_only_when_it_cannot_be_a_token(
+    gateway: RunningGateway, key: str, shown: bool
+) -> None:
+    detail = assert_error(await gateway.http.post("/v1/identities", json={key: "x"}), 400)["detail"]
+    assert "unknown field" in detail
+    assert (f"`{key}`" in detail) is shown, detail
+    assert shown or key not in detail
+
+
 # --- paths and query strings ------------------------------------------------------------
 
 BAD_ADDRESSES = [

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
-from gateway.api.auth import PUBLIC_PATHS, TokenAuth
+from gateway.api.auth import BEARER, BEARER_SCHEME, PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
@@ -143,6 +144,9 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             title="agentmail-gateway",
             version=__version__,
             path="/schema",
+            # Every operation takes the bearer token unless it says otherwise (/health says so).
+            components=Components(security_schemes={BEARER: BEARER_SCHEME}),
+            security=[{BEARER: []}],
             # /schema itself is the JSON document (README); /schema/swagger is for browsing.
             render_plugins=[JsonRenderPlugin(path=["/", "/openapi.json"]), SwaggerRenderPlugin()],
         ),

@@ -27,9 +27,7 @@ __all__ = ["MAX_WAIT_SECONDS", "Handover", "handover", "settle", "wait_for_messa
 MAX_WAIT_SECONDS = 600.0
 
 
-async def wait_for_message(
-    inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery, timeout: float
-) -> FullMessage:
+async def wait_for_message(inbox: Inbox, hub: Hub, identity: Identity, query: WaitQuery, timeout: float) -> FullMessage:
     """The claimed message, read in full (see `Inbox.claim`); WaitTimeout after `timeout` s."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + min(timeout, MAX_WAIT_SECONDS)

@@ -15,6 +15,7 @@ from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
+from litestar.openapi.spec import SecurityScheme
 from litestar.params import FromPath
 
 from gateway.api.throttle import BadTokenThrottle, client_of
@@ -24,6 +25,8 @@ from gateway.store import Identity, Principal, Store
 from gateway.store.models import MAX_TOKEN_CHARS
 
 __all__ = [
+    "BEARER",
+    "BEARER_SCHEME",
     "PUBLIC_PATHS",
     "TokenAuth",
     "admin_only",
@@ -35,6 +38,14 @@ __all__ = [
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
+
+BEARER: Final = "bearer"
+"""The OpenAPI document's name for the token scheme."""
+BEARER_SCHEME: Final = SecurityScheme(
+    type="http",
+    scheme="bearer",
+    description="`Authorization: Bearer <token>`: the admin, a provisioner or an identity token (`am_…`).",
+)
 
 
 class TokenAuth(AbstractAuthenticationMiddleware):

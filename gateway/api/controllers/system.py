@@ -26,6 +26,7 @@ class HealthOut(msgspec.Struct):
     operation_id="health",
     tags=["system"],
     sync_to_thread=False,
+    security=[{}],  # no token
     responses={
         503: ResponseSpec(HealthOut, generate_examples=False, description="The gateway no longer indexes new mail.")
     },

@@ -64,9 +64,7 @@ class SqliteMarks:
         await self._db.run(retire)
 
     async def prune(self, before_ts: float) -> int:
-        return await self._db.run(
-            lambda c: c.execute("DELETE FROM marks WHERE retired_at < ?", (before_ts,)).rowcount
-        )
+        return await self._db.run(lambda c: c.execute("DELETE FROM marks WHERE retired_at < ?", (before_ts,)).rowcount)
 
 
 class SqliteClaims:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import ipaddress
 import re
 import types
 import typing
@@ -189,6 +190,14 @@ class Settings:
     reserved_local_parts: tuple[str, ...] = field(
         default=(), metadata=_doc("Comma-separated extra local parts no identity may take.", lower=True)
     )
+    trusted_proxies: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc(
+            "Comma-separated IPs or networks (CIDR) of reverse proxies whose X-Forwarded-For and"
+            " X-Forwarded-Proto are believed (empty: forwarded headers are ignored).",
+            lower=True,
+        ),
+    )
     log_level: Literal["debug", "info", "warning", "error"] = field(
         default="info", metadata=_doc("Log level: debug, info, warning or error.")
     )
@@ -324,6 +333,13 @@ def _validate(s: Settings) -> None:
             raise bad("push_secret", "***", "AGENTMAIL_PUSH_LISTEN needs a secret of at least 16 characters")
         if not s.imap_host:
             raise bad("push_listen", s.push_listen, "push notifications come from Dovecot: set AGENTMAIL_IMAP_HOST")
+    for proxy in s.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise bad(
+                "trusted_proxies", ",".join(s.trusted_proxies), f"{proxy!r} is not an IP address or network"
+            ) from None
     if not s.catchall.endswith("@" + s.domain):
         raise bad("catchall_address", s.catchall_address, f"must be an address at {s.domain}")
 

@@ -17,6 +17,7 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     ├── Conflict             conflict               409   the name is taken or quarantined
     ├── TooLarge             too_large              413   a body over the limit
     ├── TooManyWaiters       rate_limited           429   over the open-wait limits (retry after 1 s)
+    ├── TooManyAttempts      rate_limited           429   unknown tokens from one client, past a burst
     ├── ClientGone           client_closed_request  499   the client left mid-body or mid-wait (nobody reads the answer)
     ├── SourceUnavailable    mail_unavailable       503   the mailbox (Dovecot) cannot be reached (retry after 5 s)
     ├── StoreUnavailable     store_unavailable      503   the database cannot be reached right now (retry after 5 s)
@@ -39,6 +40,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "TooLarge",
+    "TooManyAttempts",
     "TooManyWaiters",
     "Unauthorized",
     "WaitTimeout",
@@ -98,6 +100,16 @@ class TooManyWaiters(GatewayError):
 
     code = "rate_limited"
     retry_after = 1
+
+
+class TooManyAttempts(GatewayError):
+    """Too many failed attempts (unknown tokens) from one client lately."""
+
+    code = "rate_limited"
+
+    def __init__(self, detail: str, *, retry_after: int = 60) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
 
 
 class ClientGone(GatewayError):

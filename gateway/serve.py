@@ -37,7 +37,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from gateway.config import Settings
 from gateway.redact import install_redaction
 
-__all__ = ["GuardedH11Protocol", "QueryValuesHidden", "guarded_protocol", "uvicorn_config"]
+__all__ = ["GuardedH11Protocol", "QueryValuesHidden", "guarded_protocol", "proxy_options", "uvicorn_config"]
 
 log = logging.getLogger(__name__)
 
@@ -236,6 +236,16 @@ def _raise_fd_limit(wanted: int) -> None:
         )
 
 
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's forwarded-header options: believe X-Forwarded-* only from AGENTMAIL_TRUSTED_PROXIES.
+
+    uvicorn's own default believes them from 127.0.0.1 (or $FORWARDED_ALLOW_IPS): any local
+    client could then pick the address the throttles count it by, and write what it likes
+    into the access log. With no trusted proxy the headers are not read at all.
+    """
+    return {"proxy_headers": bool(settings.trusted_proxies), "forwarded_allow_ips": list(settings.trusted_proxies)}
+
+
 def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) -> uvicorn.Config:
     """uvicorn's configuration for `app`: timeouts, connection cap, and logs that never show a token.
 
@@ -258,6 +268,7 @@ def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) 
         ),
         ws="none",  # no route speaks WebSocket; an upgrade would leave the guarded protocol
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        **proxy_options(settings),
     )
     # uvicorn.Config has just (re)configured its loggers and handlers: redact all of them.
     logging.getLogger("uvicorn.access").addFilter(QueryValuesHidden())

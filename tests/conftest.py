@@ -27,6 +27,7 @@ import pytest
 import uvicorn
 
 from gateway.app import Gateway, create_app
+from gateway.serve import proxy_options
 from gateway.config import Settings, load_settings
 from gateway.sources.base import MailSource
 from gateway.sources.imap import message_id
@@ -271,7 +272,8 @@ class run_gateway:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.bind(("127.0.0.1", 0))
-        config = uvicorn.Config(self.app, lifespan="on", log_level="warning")
+        # Forwarded headers are believed as `serve` believes them (AGENTMAIL_TRUSTED_PROXIES).
+        config = uvicorn.Config(self.app, lifespan="on", log_level="warning", **proxy_options(self.settings))
         self.server = uvicorn.Server(config)
         # What Server.serve() does before startup(); calling the parts lets the test know
         # exactly when the gateway listens, without polling `started`.

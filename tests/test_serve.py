@@ -76,6 +76,9 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
         # A token pasted into a URL is refused, and the access log keeps no query values.
         pasted = httpx.get(f"http://127.0.0.1:{http_port}/ui/login", params={"token": token, "view": "text"})
         assert pasted.status_code == 400
+        # No proxy is trusted by default: a client's X-Forwarded-For never names it in the log.
+        forged = httpx.get(f"http://127.0.0.1:{http_port}/health", headers={"X-Forwarded-For": "forged-client"})
+        assert forged.status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)
         access, rest = proc.communicate(timeout=20)
@@ -83,6 +86,7 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
     assert "Traceback" not in rest
     assert '"GET /ui/login?token&view HTTP/1.1" 400' in access, access
     assert token not in output + rest + access
+    assert "forged-client" not in access and "127.0.0.1:" in access, access
 
 
 # --- hostile clients against a real `serve` ---------------------------------------------------
@@ -231,7 +235,7 @@ def test_a_client_aborting_mid_body_is_a_quiet_line_not_a_500(tmp_path: Path) ->
     finally:
         log = served.stop()
     assert "ERROR" not in log and " 500" not in log and "Traceback" not in log, log
-    assert "INFO gateway.api.bodies: POST /v1/identities: dropped, its body ended early" in log
+    assert "INFO gateway.api.hangups: POST /v1/identities: dropped, its body ended early" in log
 
 
 def test_connection_cap_answers_503_and_recovers(tmp_path: Path) -> None:

@@ -15,14 +15,18 @@ from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
+from litestar.openapi.spec import SecurityScheme
 from litestar.params import FromPath
 
+from gateway.api.throttle import BadTokenThrottle, client_of
 from gateway.errors import Forbidden, GatewayError, InvalidInput, NotFound, Unauthorized
 from gateway.mail.recipients import normalize_address
 from gateway.store import Identity, Principal, Store
 from gateway.store.models import MAX_TOKEN_CHARS
 
 __all__ = [
+    "BEARER",
+    "BEARER_SCHEME",
     "PUBLIC_PATHS",
     "TokenAuth",
     "access_lost",
@@ -36,12 +40,30 @@ __all__ = [
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
 
+BEARER: Final = "bearer"
+"""The OpenAPI document's name for the token scheme."""
+BEARER_SCHEME: Final = SecurityScheme(
+    type="http",
+    scheme="bearer",
+    description="`Authorization: Bearer <token>`: the admin, a provisioner or an identity token (`am_…`).",
+)
+
 
 class TokenAuth(AbstractAuthenticationMiddleware):
-    """Bearer token from the Authorization header only (never a query string or cookie)."""
+    """Bearer token from the Authorization header only (never a query string or cookie).
+
+    An unknown token is counted against its client (`BadTokenThrottle`): past the limit it is
+    answered 429 instead of 401. A valid token is served at once, whatever its address did.
+    """
 
     async def authenticate_request(self, connection: ASGIConnection[Any, Any, Any, Any]) -> AuthenticationResult:
-        return AuthenticationResult(user=await _authenticate(connection), auth=None)
+        try:
+            principal = await _authenticate(connection)
+        except Unauthorized:
+            if _presented_token(connection):  # no token at all is a mistake, not a guess
+                await BadTokenThrottle(store_of(connection).limits).failed(client_of(connection))
+            raise
+        return AuthenticationResult(user=principal, auth=None)
 
 
 def store_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Store:
@@ -50,11 +72,15 @@ def store_of(connection: ASGIConnection[Any, Any, Any, Any]) -> Store:
     return store
 
 
+def _presented_token(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+    """The bearer token of the request, or "" when it sends none."""
+    scheme, _, token = connection.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 async def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
-    header = connection.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = _presented_token(connection)
+    if not token:
         raise Unauthorized("send 'Authorization: Bearer <token>'")
     if len(token) > MAX_TOKEN_CHARS:
         raise Unauthorized("unknown or revoked token")

@@ -31,6 +31,7 @@ from gateway.errors import (
     StoreError,
     StoreUnavailable,
     TooLarge,
+    TooManyAttempts,
     TooManyWaiters,
     Unauthorized,
     WaitTimeout,
@@ -39,6 +40,8 @@ from gateway.errors import (
 __all__ = ["EXCEPTION_HANDLERS", "HTTP_STATUSES", "http_status"]
 
 log = logging.getLogger(__name__)
+
+_PASSED_HEADERS: Final = {"retry-after": "Retry-After", "allow": "Allow"}
 
 _CODES: Final = {
     400: "invalid_request",
@@ -64,6 +67,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         WaitTimeout: 408,
         Conflict: 409,
         TooLarge: 413,
+        TooManyAttempts: 429,
         TooManyWaiters: 429,
         ClientGone: 499,  # nginx's "client closed request": logged, never read by the client
         SourceUnavailable: 503,
@@ -75,8 +79,10 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
 """The HTTP status of each GatewayError class; /ui answers with the same statuses."""
 
 # msgspec names the offending value ('...') and an unknown field (`...`): both are request
-# data, which may be a token pasted into the wrong field. The field's own name stays.
-_ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `[^`]*`)")
+# data, which may be a token pasted into the wrong field. The field's own name stays, and so
+# does an unknown name too short to be any token (an admin token has 16 characters at least,
+# the generated ones more) made of a name's characters: a typo such as `localpart` is shown.
+_ECHOED: Final = re.compile(r"\s*(?:'[^']*'|(?<=unknown field) `(?![A-Za-z][A-Za-z0-9_]{0,14}`)[^`]*`)")
 
 
 def _error(
@@ -115,9 +121,16 @@ def _http_error(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     if status >= 500:
         log.error("HTTP %d: %s", status, exc.detail)
         return _error(status, "internal_error", "the gateway failed; see its log")
-    headers = {"Retry-After": exc.headers["Retry-After"]} if exc.headers and "Retry-After" in exc.headers else None
+    # Only headers that tell the client what to do next pass through: when to retry, and
+    # which methods the path takes (a 405 must say, RFC 9110 section 15.5.6).
+    passed = {k.lower(): v for k, v in (exc.headers or {}).items() if k.lower() in _PASSED_HEADERS}
+    if "allow" in passed:  # the router lists the methods in no fixed order
+        passed["allow"] = ", ".join(sorted(m.strip() for m in passed["allow"].split(",")))
+    headers = {_PASSED_HEADERS[k]: v for k, v in passed.items()} or None
     code = _CODES.get(status, "invalid_request")
     detail = exc.detail if status in (404, 405, 413, 415) else code.replace("_", " ")
+    if status == 405 and "allow" in passed:
+        detail = f"this path takes {passed['allow']}"
     return _error(status, code, str(detail), headers)
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Literal
+from types import MappingProxyType
+from typing import Annotated, Final, Literal
 
 import msgspec
+from litestar.openapi import ResponseSpec
 
 from gateway.inbox import FullMessage, Page
 from gateway.store import ApiToken, Identity, Summary
@@ -29,6 +32,7 @@ __all__ = [
     "SeenIn",
     "SummaryOut",
     "TokenOut",
+    "error_responses",
 ]
 
 MAX_TTL_SECONDS = 10 * 365 * 86400
@@ -57,8 +61,36 @@ class SeenIn(_In, frozen=True):
 
 
 class ErrorOut(msgspec.Struct):
+    """Every error: a stable code to match on and a sentence for people (never request data)."""
+
     error: str
     detail: str
+    retry_after_sec: int | msgspec.UnsetType = msgspec.UNSET
+    """On a 429 or 503: seconds to wait before trying again (also the `Retry-After` header)."""
+
+
+_ERRORS: Final[Mapping[int, str]] = MappingProxyType(
+    {
+        400: "Malformed or invalid input: the body, a path or query value (`detail` names it).",
+        401: "No token, or one that is unknown, revoked or expired.",
+        403: "A valid token on a path or an action it may not use (answered before any lookup).",
+        404: "No such identity, message, cursor or token on a path the token may use.",
+        408: "Nothing matching arrived before the wait's timeout.",
+        409: "The name is taken or still quarantined.",
+        413: "The request body is over 64 KiB.",
+        422: "The local part is malformed or reserved.",
+        429: "Over a limit (open waits, or unknown tokens from this address); see `retry_after_sec`.",
+        503: "The mailbox or the store cannot answer right now; see `retry_after_sec`.",
+    }
+)
+AUTHENTICATED_ERRORS: Final = (400, 401, 429, 503)
+"""What any route behind a token may answer: bad input, a bad token (429 past a burst), a store away."""
+
+
+def error_responses(*statuses: int, authenticated: bool = True) -> dict[int, ResponseSpec]:
+    """OpenAPI entries for the error statuses a route answers, each with the `ErrorOut` body."""
+    wanted = sorted({*statuses, *(AUTHENTICATED_ERRORS if authenticated else ())})
+    return {s: ResponseSpec(ErrorOut, generate_examples=False, description=_ERRORS[s]) for s in wanted}
 
 
 class IdentityOut(msgspec.Struct):

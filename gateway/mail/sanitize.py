@@ -296,9 +296,7 @@ def sanitize_html(html: str) -> Sanitized:
     references = html.count("&") + html.count("\xa0")  # html5ever writes U+00A0 back as &nbsp;
     if references > MAX_CHARACTER_REFERENCES:
         return Sanitized(html="", refused=_COSTLY["references"], blocked=())
-    cost = parse_cost(
-        html, max_depth=MAX_DEPTH, max_recreated=MAX_RECREATED_CHARS, max_attributes=MAX_ATTRIBUTES
-    )
+    cost = parse_cost(html, max_depth=MAX_DEPTH, max_recreated=MAX_RECREATED_CHARS, max_attributes=MAX_ATTRIBUTES)
     if cost is not None:
         return Sanitized(html="", refused=_COSTLY[cost.bound], blocked=())
 

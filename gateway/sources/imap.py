@@ -576,4 +576,3 @@ def _body(item: dict[bytes, Any]) -> bytes:
         if key.startswith(b"BODY[") and isinstance(value, bytes):
             return value
     return b""
-

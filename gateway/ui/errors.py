@@ -34,6 +34,7 @@ from gateway.errors import (
     StoreError,
     StoreUnavailable,
     TooLarge,
+    TooManyAttempts,
     TooManyWaiters,
     Unauthorized,
     WaitTimeout,
@@ -57,6 +58,7 @@ _TITLES: Final[Mapping[type[GatewayError], str]] = MappingProxyType(
         WaitTimeout: "Timed out",
         Conflict: "Conflict",
         TooLarge: "Too large",
+        TooManyAttempts: "Too many requests",
         TooManyWaiters: "Too many requests",
         ClientGone: "Request abandoned",
         SourceUnavailable: "Mailbox unavailable",
@@ -113,6 +115,8 @@ def ui_error_response(request: Request[Any, Any, Any], exc: Exception) -> Respon
     elif isinstance(exc, HTTPException) and exc.status_code < 500:
         status = exc.status_code
         title, detail = _FRAMEWORK_PAGES.get(status, ("Something went wrong", "The request is not valid."))
+        if status == 405 and exc.headers and "allow" in exc.headers:  # a 405 says what the page takes
+            headers["Allow"] = exc.headers["allow"]
     else:
         log.error("unhandled error on a /ui page", exc_info=exc)
         status, (title, detail) = 500, _FAILED

@@ -209,9 +209,7 @@ def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool) -> s
     return f'<ul class="values">{"".join(rows)}</ul>' if rows else ""
 
 
-def messages_page(
-    nav: Nav, address: str, summaries: Sequence[Summary], *, next_before: str | None, paged: bool
-) -> str:
+def messages_page(nav: Nav, address: str, summaries: Sequence[Summary], *, next_before: str | None, paged: bool) -> str:
     """An identity's messages, newest first: from, subject, received, codes and links as text."""
     items = []
     for s in summaries:

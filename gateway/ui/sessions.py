@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets
 from collections.abc import Mapping
@@ -29,6 +28,7 @@ from urllib.parse import urlsplit
 
 from litestar.datastructures import Cookie
 
+from gateway.api.throttle import client_key
 from gateway.errors import Unauthorized
 from gateway.store import Principal, RateLimits, Store
 from gateway.store.models import MAX_TOKEN_CHARS
@@ -219,23 +219,6 @@ def from_this_site(headers: Mapping[str, str]) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc.lower() == host.strip().lower()
 
 
-def client_key(host: str) -> str:
-    """What the login throttle counts a client by: its IPv4 address, or its IPv6 /64.
-
-    One IPv6 host is routinely given a whole /64, so counting single IPv6 addresses would let
-    it try a fresh address for every guess (and flush the throttle's memory besides).
-    """
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an address (a test client's name, a Unix socket): counted as is
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
-
-
 class LoginThrottle:
     """Failed logins per client: after MAX_FAILED_LOGINS within the window, logins wait.
 
@@ -245,7 +228,8 @@ class LoginThrottle:
     (their own identity's) could otherwise reset it between guesses. Clients are keyed by
     `client_key`. The counts are rows in the store (they expire with the window), so every
     gateway on one store counts together. Behind a proxy all clients share its address
-    unless uvicorn is told to trust its X-Forwarded-For (it trusts 127.0.0.1 by default).
+    unless the proxy is in AGENTMAIL_TRUSTED_PROXIES (by default none is: a client's own
+    X-Forwarded-For is never believed).
     """
 
     def __init__(self, limits: RateLimits) -> None:

@@ -6,10 +6,13 @@ Every case is sent with the admin token, so what is judged is the input, not the
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from litestar.routes import HTTPRoute
 
 from tests.conftest import DOMAIN, RunningGateway, assert_error, make_message
 
@@ -48,11 +51,19 @@ BAD_BODIES = [
     pytest.param("POST", "/v1/identities", {"json": {"label": 5}}, 400, id="label-number"),
     pytest.param("POST", "/v1/identities", {"json": {"label": "x" * 201}}, 400, id="label-too-long"),
     pytest.param("POST", "/v1/identities", {"json": {"force": "please"}}, 400, id="force-string"),
+    # Strict types: a string is not a number, a number is not a bool (msgspec's lax mode took both).
+    pytest.param("POST", "/v1/identities", {"json": {"ttl_seconds": "60"}}, 400, id="ttl-numeric-string"),
+    pytest.param("POST", "/v1/identities", {"json": {"ttl_seconds": 60.0}}, 400, id="ttl-float"),
+    pytest.param("POST", "/v1/identities", {"json": {"force": 1}}, 400, id="force-number"),
+    pytest.param("POST", "/v1/identities", {"json": {"force": "true"}}, 400, id="force-string-true"),
+    pytest.param("POST", "/v1/tokens", {"json": {"scope": "provision", "label": 5}}, 400, id="token-label-number"),
     pytest.param("POST", "/v1/identities", {"json": {"local_part": "x", "admin": True}}, 400, id="unknown-field"),
     pytest.param("POST", "/v1/identities", {"json": {"localpart": "x"}}, 400, id="typo-field"),
     pytest.param("PATCH", MESSAGE, {"json": {}}, 400, id="seen-missing"),
     pytest.param("PATCH", MESSAGE, {"json": {"seen": "maybe"}}, 400, id="seen-string"),
     pytest.param("PATCH", MESSAGE, {"json": {"seen": None}}, 400, id="seen-null"),
+    pytest.param("PATCH", MESSAGE, {"json": {"seen": 1}}, 400, id="seen-number"),
+    pytest.param("PATCH", MESSAGE, {"json": {"seen": "true"}}, 400, id="seen-string-true"),
     pytest.param("PATCH", MESSAGE, {"json": {"seen": True, "deleted": True}}, 400, id="seen-extra"),
     pytest.param("PATCH", MESSAGE, {"content": b"{", "headers": JSON}, 400, id="patch-bad"),
     pytest.param("POST", "/v1/tokens", {"json": {}}, 400, id="scope-missing"),
@@ -70,6 +81,91 @@ async def test_bad_body(gateway: RunningGateway, method: str, path: str, kwargs:
     assert [i["address"] for i in (await gateway.http.get("/v1/identities")).json()["identities"]] == [
         f"target@{DOMAIN}"
     ]  # nothing was created
+
+
+# Every route that takes a JSON body, with a valid body: `test_every_body_route_is_covered`
+# keeps this list complete.
+BODY_ROUTES = [
+    pytest.param("POST", "/v1/identities", {"local_part": "deep"}, id="create-identity"),
+    pytest.param("POST", "/v1/tokens", {"scope": "provision"}, id="create-token"),
+    pytest.param("PATCH", MESSAGE, {"seen": True}, id="mark-message"),
+]
+DEPTHS = (100, 900, 1000, 10000)
+
+
+def nested(depth: int) -> dict[str, bytes]:
+    """JSON values nested `depth` deep, by shape (each well under the 64 KiB body cap)."""
+    return {
+        "arrays": b"[" * depth + b"]" * depth,
+        "objects": b'{"a":' * depth + b"1" + b"}" * depth,
+    }
+
+
+def deep_bodies(valid: dict[str, Any]) -> dict[str, bytes]:
+    """Bodies nested deep at the top, in each known field, and in an unknown field."""
+    bodies: dict[str, bytes] = {}
+    for depth in DEPTHS:
+        for shape, value in nested(depth).items():
+            bodies[f"top-{shape}-{depth}"] = value
+            for field in [*valid, "unknown"]:
+                rest = b"".join(
+                    b', "%s": %s' % (k.encode(), json.dumps(v).encode()) for k, v in valid.items() if k != field
+                )
+                bodies[f"{field}-{shape}-{depth}"] = b'{"%s": %s%s}' % (field.encode(), value, rest)
+    return bodies
+
+
+@pytest.mark.parametrize(("method", "path", "valid"), BODY_ROUTES)
+async def test_deeply_nested_body_is_400(
+    gateway: RunningGateway, method: str, path: str, valid: dict[str, Any]
+) -> None:
+    address, message_id = await target(gateway)
+    url = path.format(addr=address, id=message_id)
+    for name, body in deep_bodies(valid).items():
+        response = await gateway.http.request(method, url, content=body, headers=JSON)
+        assert response.status_code == 400, (name, response.text)
+        assert_error(response, 400, "invalid_request")
+    assert (await gateway.http.request(method, url, json=valid)).status_code in (200, 201)  # the route still works
+
+
+@pytest.mark.parametrize(("method", "path", "valid"), BODY_ROUTES)
+async def test_malformed_and_mistyped_bodies_are_400(
+    gateway: RunningGateway, method: str, path: str, valid: dict[str, Any]
+) -> None:
+    address, message_id = await target(gateway)
+    url = path.format(addr=address, id=message_id)
+    text = json.dumps(valid).encode()
+    malformed = [text[:-1], text + b"}", text.replace(b":", b"", 1), b"\xff" + text, text.replace(b'"', b"'")]
+    malformed += [b"nul", b"tru", b"[", b"{", b'{"a" 1}', b"1e999999", b'"\\ud800"', text + b" 1"]
+    for body in malformed:
+        detail = assert_error(await gateway.http.request(method, url, content=body, headers=JSON), 400)["detail"]
+        assert "body" in detail, (body, detail)
+    # Each field with a value of every wrong JSON type (a string is not a number, a number not a bool).
+    samples: list[Any] = ["60", "true", 60, 1.5, True, None, [], {}]
+    for field, good in valid.items():
+        for value in samples:
+            if type(value) is type(good) or (value is None and field == "local_part"):
+                continue
+            response = await gateway.http.request(method, url, json={**valid, field: value})
+            detail = assert_error(response, 400, "invalid_request")["detail"]
+            assert detail.startswith(f"{field}: "), (field, value, detail)
+    for body in (b"null", b"[]", b'"x"', b"1", b"true"):
+        assert_error(await gateway.http.request(method, url, content=body, headers=JSON), 400)
+
+
+async def test_every_body_route_is_covered(gateway: RunningGateway) -> None:
+    takes_body = {
+        (method, route.path)
+        for route in gateway.app.routes
+        if isinstance(route, HTTPRoute)
+        for method, handler in route.route_handler_map.items()
+        if handler[0].parsed_data_field is not None and not route.path.startswith("/ui")
+    }
+    covered = {
+        (p.values[0], p.values[1].replace("{addr}", "{address:str}").replace("{id}", "{message_id:str}"))
+        for p in BODY_ROUTES
+    }
+    assert takes_body == covered
 
 
 async def test_body_over_64k_without_content_length_is_413(gateway: RunningGateway) -> None:
@@ -90,6 +186,26 @@ async def test_validation_detail_names_the_field(gateway: RunningGateway) -> Non
     response = await gateway.http.post("/v1/identities", json={"local_part": "x", "admin": 1})
     detail = assert_error(response, 400)["detail"]
     assert "unknown field" in detail
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        pytest.param("localpart", True, id="typo"),
+        pytest.param("ttl_second", True, id="typo-underscore"),
+        pytest.param("a_name_of_15_ch", True, id="15-chars"),
+        pytest.param("a_name_of_16_chs", False, id="16-chars-could-be-an-admin-token"),
+        pytest.param("am_" + "x" * 32, False, id="token-shaped"),
+        pytest.param("local part", False, id="not-a-name"),
+    ],
+)
+async def test_an_unknown_field_is_named_only_when_it_cannot_be_a_token(
+    gateway: RunningGateway, key: str, shown: bool
+) -> None:
+    detail = assert_error(await gateway.http.post("/v1/identities", json={key: "x"}), 400)["detail"]
+    assert "unknown field" in detail
+    assert (f"`{key}`" in detail) is shown, detail
+    assert shown or key not in detail
 
 
 # --- paths and query strings ------------------------------------------------------------
@@ -188,4 +304,25 @@ async def test_unknown_route_is_404_json(gateway: RunningGateway, path: str) -> 
     ],
 )
 async def test_wrong_method_is_405_json(gateway: RunningGateway, method: str, path: str) -> None:
-    assert_error(await on_target(gateway, method, path), 405, "method_not_allowed")
+    body = assert_error(await on_target(gateway, method, path), 405, "method_not_allowed")
+    assert "this path takes " in body["detail"]
+
+
+async def test_every_405_says_allow(gateway: RunningGateway) -> None:
+    """Every route answers a method it does not take with `Allow` listing the ones it does (RFC 9110 15.5.6)."""
+    address, message_id = await target(gateway)
+    values = {"address": address, "message_id": message_id, "token_id": "t1", "file_name": "x"}
+    checked = 0
+    for route in gateway.app.routes:
+        if not isinstance(route, HTTPRoute):
+            continue
+        path = re.sub(r"\{(\w+):\w+\}", lambda m: values.get(m.group(1), "x"), route.path)
+        methods = set(route.methods)
+        wrong = next(m for m in ("PUT", "PATCH", "POST", "DELETE") if m not in methods)
+        response = await gateway.http.request(wrong, path)
+        assert response.status_code == 405, (route.path, response.status_code)
+        assert set(response.headers["allow"].split(", ")) == methods, (route.path, response.headers)
+        if not path.startswith("/ui"):  # /ui answers with a page
+            assert_error(response, 405, "method_not_allowed")
+        checked += 1
+    assert checked >= 15

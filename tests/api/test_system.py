@@ -57,6 +57,29 @@ async def test_schema_is_the_openapi_document_without_a_token(gateway: RunningGa
     assert operation_ids >= OPERATIONS
 
 
+async def test_schema_documents_the_token_and_every_error(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        document = (await anonymous.get("/schema")).json()
+    assert document["components"]["securitySchemes"]["bearer"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": document["components"]["securitySchemes"]["bearer"]["description"],
+    }
+    assert document["security"] == [{"bearer": []}]
+    error = {"$ref": "#/components/schemas/ErrorOut"}
+    assert set(document["components"]["schemas"]["ErrorOut"]["required"]) == {"error", "detail"}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            if path == "/health":
+                assert operation["security"] == [{}] and set(responses) == {"200", "503"}
+                continue
+            assert {"400", "401", "429", "503"} <= set(responses), (method, path)
+            for status, response in responses.items():
+                if status >= "400":
+                    assert response["content"]["application/json"]["schema"] == error, (method, path, status)
+
+
 async def test_schema_json_and_browser_views(gateway: RunningGateway) -> None:
     async with gateway.client(None) as anonymous:
         as_file = await anonymous.get("/schema/openapi.json")

@@ -196,9 +196,19 @@ async def test_secure_cookie_over_https_only(gateway: RunningGateway) -> None:
         assert "secure" not in set_cookies(await login(client, token))["am_session"]
 
 
-async def test_secure_cookie_behind_a_local_tls_proxy(gateway: RunningGateway) -> None:
-    # uvicorn trusts X-Forwarded-Proto from 127.0.0.1 (its forwarded_allow_ips default): a TLS
+async def test_x_forwarded_proto_is_ignored_from_an_untrusted_client(gateway: RunningGateway) -> None:
+    async with ui_client(gateway, headers={"X-Forwarded-Proto": "https"}) as client:
+        assert "secure" not in set_cookies(await client.get("/ui/login"))["am_login"]
+
+
+async def test_secure_cookie_behind_a_local_tls_proxy(make_settings: Callable[..., Settings]) -> None:
+    # With the proxy in AGENTMAIL_TRUSTED_PROXIES, its X-Forwarded-Proto is believed: a TLS
     # proxy on the same host makes the request https, and the cookie Secure.
+    async with run_gateway(make_settings(trusted_proxies="127.0.0.1")) as gateway:
+        await secure_login_through_proxy(gateway)
+
+
+async def secure_login_through_proxy(gateway: RunningGateway) -> None:
     _, token = await gateway.create_identity("alice")
     async with ui_client(gateway, headers={"X-Forwarded-Proto": "https"}) as client:
         form = await client.get("/ui/login")

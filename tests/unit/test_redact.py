@@ -26,7 +26,7 @@ def test_every_issued_token_is_token_shaped() -> None:
         "program_files",
         "am_short_1234",
         "nothing here",
-        "gateway.api.bodies: POST /v1/identities",
+        "gateway.api.hangups: POST /v1/identities",
         # `am_` inside a word: an identity's name, not a token.
         "GET /ui/identities/stream_notifications_bot@agents.test",
         "team_am_projectalpha12345@agents.test",

@@ -9,7 +9,14 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromQuery, JSONBody, QueryParameter
 
 from gateway.api.auth import admin_or_provisioner, managed_identity
-from gateway.api.schemas import CreatedIdentityOut, CreateIdentityIn, IdentityListOut, IdentityOut, RotatedOut
+from gateway.api.schemas import (
+    CreatedIdentityOut,
+    CreateIdentityIn,
+    IdentityListOut,
+    IdentityOut,
+    RotatedOut,
+    error_responses,
+)
 from gateway.errors import Forbidden
 from gateway.inbox import Inbox
 from gateway.store import Identity, Principal, Store
@@ -21,7 +28,13 @@ class IdentityController(Controller):
     path = "/v1/identities"
     tags = ["identities"]
 
-    @post("/", guards=[admin_or_provisioner], operation_id="createIdentity", status_code=201)
+    @post(
+        "/",
+        guards=[admin_or_provisioner],
+        operation_id="createIdentity",
+        status_code=201,
+        responses=error_responses(403, 409, 413, 422),
+    )
     async def create(
         self,
         request: Request[Principal, Any, Any],
@@ -43,7 +56,7 @@ class IdentityController(Controller):
         )
         return CreatedIdentityOut.of(identity, token)
 
-    @get("/", guards=[admin_or_provisioner], operation_id="listIdentities")
+    @get("/", guards=[admin_or_provisioner], operation_id="listIdentities", responses=error_responses(403))
     async def list_identities(
         self,
         request: Request[Principal, Any, Any],
@@ -63,6 +76,7 @@ class IdentityController(Controller):
         "/{address:str}/rotate",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="rotateIdentityToken",
+        responses=error_responses(403, 404),
         status_code=200,
     )
     async def rotate(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> RotatedOut:
@@ -73,6 +87,7 @@ class IdentityController(Controller):
         "/{address:str}",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="deleteIdentity",
+        responses=error_responses(403, 404),
     )
     async def remove(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> None:
         """Delete the identity; its name is quarantined, its mail stays until retention."""

@@ -10,7 +10,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from gateway.api.auth import mail_identity
-from gateway.api.schemas import MessageOut, MessagePageAfterOut, MessagePageOut, SeenIn, SummaryOut
+from gateway.api.schemas import MessageOut, MessagePageAfterOut, MessagePageOut, SeenIn, SummaryOut, error_responses
 from gateway.errors import InvalidInput
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery
 from gateway.store import Identity, Principal
@@ -23,7 +23,7 @@ class MessageController(Controller):
     tags = ["messages"]
     dependencies = {"identity": Provide(mail_identity)}
 
-    @get("/", operation_id="listMessages")
+    @get("/", operation_id="listMessages", responses=error_responses(403, 404))
     async def list_messages(
         self,
         inbox: NamedDependency[Inbox],
@@ -42,7 +42,7 @@ class MessageController(Controller):
         page = await inbox.listing(identity, query)
         return MessagePageAfterOut.of(page) if after_id is not None else MessagePageOut.of(page)
 
-    @get("/{message_id:str}", operation_id="getMessage")
+    @get("/{message_id:str}", operation_id="getMessage", responses=error_responses(403, 404))
     async def get_message(
         self,
         request: Request[Principal, Any, Any],
@@ -54,7 +54,7 @@ class MessageController(Controller):
         mark = request.user.kind == "identity"
         return MessageOut.full(await inbox.read(identity, message_id, mark_seen=mark))
 
-    @patch("/{message_id:str}", operation_id="markMessage")
+    @patch("/{message_id:str}", operation_id="markMessage", responses=error_responses(403, 404, 413))
     async def mark(
         self,
         inbox: NamedDependency[Inbox],
@@ -65,14 +65,19 @@ class MessageController(Controller):
         """Set the identity's `seen` mark."""
         return SummaryOut.of(await inbox.set_seen(identity, message_id, data.seen))
 
-    @get("/{message_id:str}/raw", operation_id="getRawMessage", media_type="message/rfc822")
+    @get(
+        "/{message_id:str}/raw",
+        operation_id="getRawMessage",
+        media_type="message/rfc822",
+        responses=error_responses(403, 404),
+    )
     async def raw(
         self, inbox: NamedDependency[Inbox], identity: NamedDependency[Identity], message_id: FromPath[str]
     ) -> Response[bytes]:
         """The message exactly as the mailbox holds it."""
         return Response(await inbox.raw(identity, message_id), media_type="message/rfc822")
 
-    @delete("/{message_id:str}", operation_id="deleteMessage")
+    @delete("/{message_id:str}", operation_id="deleteMessage", responses=error_responses(403, 404))
     async def remove(
         self, inbox: NamedDependency[Inbox], identity: NamedDependency[Identity], message_id: FromPath[str]
     ) -> None:

@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 from litestar import Response, get
 from litestar.di import NamedDependency
+from litestar.openapi import ResponseSpec
 
 __all__ = ["HealthOut", "health"]
 
@@ -22,7 +23,16 @@ class HealthOut(msgspec.Struct):
     """Whether the mailbox answers right now; the gateway reconnects on its own."""
 
 
-@get("/health", operation_id="health", tags=["system"], sync_to_thread=False)
+@get(
+    "/health",
+    operation_id="health",
+    tags=["system"],
+    sync_to_thread=False,
+    security=[{}],  # no token
+    responses={
+        503: ResponseSpec(HealthOut, generate_examples=False, description="The gateway no longer indexes new mail.")
+    },
+)
 def health(health_state: NamedDependency[HealthOut]) -> Response[HealthOut]:
     """`ok` while the gateway serves requests and indexes new mail."""
     return Response(health_state, status_code=503 if health_state.status == "failing" else 200)

@@ -15,7 +15,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import Receive
 
 from gateway.api.auth import access_lost, mail_identity, still_authorized
-from gateway.api.schemas import MessageOut, SummaryOut
+from gateway.api.schemas import MessageOut, SummaryOut, error_responses
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound
 from gateway.hub import Hub, Subscription
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
@@ -32,7 +32,7 @@ class WaitController(Controller):
     tags = ["messages"]
     dependencies = {"identity": Provide(mail_identity)}
 
-    @get("/wait", operation_id="waitForMessage")
+    @get("/wait", operation_id="waitForMessage", responses=error_responses(403, 404, 408))
     async def wait(
         self,
         request: Request[Principal, Any, Any],
@@ -64,7 +64,12 @@ class WaitController(Controller):
         )
         return Response(MessageOut.full(answer.message), background=BackgroundTask(answer.settle))
 
-    @get("/events", operation_id="streamMessages")
+    @get(
+        "/events",
+        operation_id="streamMessages",
+        media_type="text/event-stream",
+        responses=error_responses(403, 404),
+    )
     async def events(
         self,
         request: Request[Principal, Any, Any],

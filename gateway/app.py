@@ -18,20 +18,20 @@ from typing import Literal
 from litestar import Litestar
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components
 
 from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import BEARER, BEARER_SCHEME, PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
-from gateway.api.hangups import client_gone_mid_body
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.system import HealthOut, health
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
+from gateway.api.hangups import client_gone_mid_body
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub

@@ -27,8 +27,8 @@ import pytest
 import uvicorn
 
 from gateway.app import Gateway, create_app
-from gateway.serve import proxy_options
 from gateway.config import Settings, load_settings
+from gateway.serve import proxy_options
 from gateway.sources.base import MailSource
 from gateway.sources.imap import message_id
 from gateway.sources.local import LocalSource

@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from gateway.api.throttle import MAX_BAD_TOKENS
-from gateway.serve import proxy_options
 from gateway.config import SettingError, Settings
+from gateway.serve import proxy_options
 from tests.conftest import ADMIN_TOKEN, RunningGateway, assert_error, run_gateway
 from tests.ui.test_sessions import MAX_FAILED_LOGINS, csrf_of, login, ui_client
 

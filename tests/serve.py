@@ -13,7 +13,7 @@ import smtplib
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -56,7 +56,10 @@ class ServeProcess:
         domain: str = "agents.test",
         env: Mapping[str, str] | None = None,
         admin_token: str | None = None,
+        python_args: Sequence[str] = (),
     ) -> None:
+        self.python_args = list(python_args)
+        """Inserted before `-m gateway`, e.g. `-m cProfile -o FILE` (bench/soak.py --profile)."""
         self.data_dir = data_dir
         self.log_dir = log_dir
         self.domain = domain
@@ -96,6 +99,7 @@ class ServeProcess:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         argv = [
             sys.executable,
+            *self.python_args,
             "-m",
             "gateway",
             "serve",

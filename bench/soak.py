@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import asdict, dataclass, field
 from email.message import EmailMessage
@@ -45,7 +46,8 @@ SMTP_CONNECTIONS = 8
 SENDER_PROCESSES = 2
 DRAIN_SECONDS = 30.0
 """After the last message: how long waits and streams may take to see what is still in flight."""
-WAIT_TIMEOUT = 30.0
+STALE_AFTER = 5.0
+"""A wait that times out while mail older than this is still unanswered missed a wake-up."""
 
 
 @dataclass
@@ -69,6 +71,8 @@ class Report:
     wake_p50_ms: float
     wake_p99_ms: float
     wake_max_ms: float
+    repeated_wakes: int
+    """Answers of a wait with a message some wait had already been given (each must be handed out once)."""
     stale_wait_timeouts: int
     """408s answered while mail for that identity had been accepted over a second before the wait began."""
     client_lag_p99_ms: float
@@ -76,6 +80,8 @@ class Report:
     rss_start_mb: float
     rss_peak_mb: float
     rss_end_mb: float
+    phases: dict[str, float] = field(default_factory=dict)
+    """Wall seconds of the phases around the load (identity creation, drain, index check)."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -116,6 +122,10 @@ def send_mail(
     for thread in threads:
         thread.join()
     results.put(("done", "", "", 0.0))
+
+
+def progress(text: str) -> None:
+    print(f"soak: {text}", file=sys.stderr, flush=True)
 
 
 def rss_mb(pid: int) -> float:
@@ -208,7 +218,9 @@ class Soak:
         self.sending_done = threading.Event()
         self.rss_peak = 0.0
         self.loop_lag: list[float] = []
+        self.phases: dict[str, float] = {}
         self.stale_timeouts: list[tuple[str, list[str]]] = []
+        self.wake_count: Counter[str] = Counter()
 
     # -- set-up ----------------------------------------------------------------------------------
 
@@ -229,13 +241,12 @@ class Soak:
     async def waiter(self, address: str, token: str) -> None:
         """One long-poll after another on one keep-alive connection; records what each answered."""
         conn: RawHttp | None = None
-        path = f"/v1/identities/{address}/wait?timeout={WAIT_TIMEOUT:g}"
+        path = f"/v1/identities/{address}/wait?timeout={self.args.wait_timeout:g}"
         while True:
             try:
                 if conn is None:
                     conn = await RawHttp.open(self.gateway.http_port)
-                sent = time.monotonic()
-                status, body = await asyncio.wait_for(conn.get(path, token), WAIT_TIMEOUT + 10)
+                status, body = await asyncio.wait_for(conn.get(path, token), self.args.wait_timeout + 10)
             except (OSError, asyncio.IncompleteReadError, TimeoutError, ValueError) as exc:
                 self.errors.append(f"wait {address}: {exc!r}")
                 if conn is not None:
@@ -244,16 +255,16 @@ class Soak:
                 continue
             now = time.monotonic()
             if status == 200:
-                self.woken.setdefault(json.loads(body)["subject"], now)
+                subject = json.loads(body)["subject"]
+                self.wake_count[subject] += 1
+                self.woken.setdefault(subject, now)
             elif status == 408:
-                # A timeout while mail for this identity was accepted well before the wait was
-                # sent and not handed out yet: a wake-up was lost, not merely late.
+                # A timeout while mail for this identity, accepted long before, was never handed
+                # out: whether the wait was open when it came (its ring was lost) or began after
+                # (it should have found it at once), this wait ought to have answered with it.
                 with self.lock:
-                    pending = [
-                        s
-                        for s, (a, t) in self.accepted.items()
-                        if a == address and t < sent - 1 and s not in self.woken
-                    ]
+                    mine = [(s, t) for s, (a, t) in self.accepted.items() if a == address]
+                pending = [s for s, t in mine if t < now - STALE_AFTER and s not in self.woken]
                 if pending:
                     self.stale_timeouts.append((address, pending))
             else:
@@ -292,7 +303,7 @@ class Soak:
         """Drain the sender processes' results until each said it is done (a thread of this process)."""
         done = 0
         while done < processes:
-            kind, subject, detail, when = results.get(timeout=600)
+            kind, subject, detail, when = results.get(timeout=120)
             with self.lock:
                 if kind == "ok":
                     self.accepted[subject] = (detail, when)
@@ -320,7 +331,10 @@ class Soak:
             limits=limits,
             timeout=30,
         ) as client:
+            began = time.monotonic()
             await self.create_identities(client)
+            self.phases["create_identities_s"] = round(time.monotonic() - began, 1)
+            progress(f"{len(self.identities)} identities in {self.phases['create_identities_s']} s")
             waited = self.identities[: args.waits]
             streamed = self.identities[args.waits : args.waits + args.sse]
             listeners = [asyncio.create_task(self.waiter(a, t)) for a, t in waited]
@@ -366,15 +380,18 @@ class Soak:
                 self.rss_peak = max(self.rss_peak, rss_mb(pid))
                 await asyncio.wait([collector], timeout=0.5)
             await collector
+            progress(f"sent: {len(self.accepted)} accepted, {self.refused} refused")
             sent_for = time.monotonic() - start
             for process in senders:
                 process.join(timeout=10)
+            results.close()
 
             waited_addresses = {a for a, _ in waited}
             streamed_addresses = {a for a, _ in streamed}
             to_wait = {s for s, (a, _) in self.accepted.items() if a in waited_addresses}
             to_stream = {s for s, (a, _) in self.accepted.items() if a in streamed_addresses}
-            deadline = time.monotonic() + DRAIN_SECONDS
+            drain_began = time.monotonic()
+            deadline = drain_began + DRAIN_SECONDS
             while time.monotonic() < deadline and not (
                 to_wait <= self.woken.keys() and to_stream <= self.streamed.keys()
             ):
@@ -382,9 +399,13 @@ class Soak:
                 await asyncio.sleep(0.1)
             for task in [*listeners, lag]:
                 task.cancel()
+            progress(f"drained: {len(self.woken)} woken, {len(self.streamed)} streamed; checking the index")
             await asyncio.gather(*listeners, return_exceptions=True)
 
+            self.phases["drain_s"] = round(time.monotonic() - drain_began, 1)
+            began = time.monotonic()
             lost, duplicated = await self.check_index(client)
+            self.phases["check_index_s"] = round(time.monotonic() - began, 1)
             rss_end = rss_mb(pid)
 
         latencies = [
@@ -412,6 +433,7 @@ class Soak:
             wake_p50_ms=round(quantiles[49], 1),
             wake_p99_ms=round(quantiles[98], 1),
             wake_max_ms=round(max(latencies, default=float("nan")), 1),
+            repeated_wakes=sum(n - 1 for n in self.wake_count.values()),
             stale_wait_timeouts=len(self.stale_timeouts),
             client_lag_p99_ms=round(statistics.quantiles(self.loop_lag, n=100)[98], 1)
             if len(self.loop_lag) > 1
@@ -419,6 +441,7 @@ class Soak:
             rss_start_mb=round(rss_start, 1),
             rss_peak_mb=round(self.rss_peak, 1),
             rss_end_mb=round(rss_end, 1),
+            phases=self.phases,
             errors=self.errors[:20],
         )
 
@@ -455,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--identities", type=int, default=1000)
     parser.add_argument("--waits", type=int, default=500)
     parser.add_argument("--sse", type=int, default=50)
+    parser.add_argument("--wait-timeout", type=float, default=30, help="each wait's timeout (s)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--profile", metavar="FILE", help="run the gateway under cProfile, stats written to FILE")
     args = parser.parse_args(argv)

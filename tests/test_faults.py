@@ -39,6 +39,8 @@ class Load:
     created: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     """address → (token, label), for every identity whose creation got 201."""
     threads: list[threading.Thread] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    """Answers that are neither success nor the gateway dying (a 4xx, a 5xx, an SMTP refusal)."""
 
     def counts(self) -> tuple[int, int]:
         with self.lock:
@@ -64,7 +66,12 @@ def _mail(gateway: ServeProcess, load: Load, conn: int) -> None:
                 if load.stop.is_set():
                     return
                 subject = f"r{load.round}-c{conn}-{n}"
-                client.sendmail("load@example.com", [rcpt], _message(subject, rcpt))
+                try:
+                    client.sendmail("load@example.com", [rcpt], _message(subject, rcpt))
+                except smtplib.SMTPResponseException as exc:
+                    if exc.smtp_code != 421:  # 421: the server is closing, i.e. dying
+                        load.errors.append(f"{subject}: {exc.smtp_code} {exc.smtp_error!r}")
+                    return
                 with load.lock:
                     load.accepted[subject] = rcpt
     except (smtplib.SMTPException, OSError):
@@ -80,7 +87,9 @@ def _create(gateway: ServeProcess, load: Load, creator: int) -> None:
                     return
                 local, label = f"r{load.round}-k{creator}-{n}", f"label {load.round}/{creator}/{n}"
                 response = client.post("/v1/identities", json={"local_part": local, "label": label})
-                assert response.status_code == 201, response.text
+                if response.status_code != 201:
+                    load.errors.append(f"create {local}: {response.status_code} {response.text}")
+                    return
                 body = response.json()
                 with load.lock:
                     load.created[body["address"]] = (body["token"], label)
@@ -156,7 +165,9 @@ def _wait_for_load(load: Load, mails: int, identities: int) -> None:
         accepted, created = load.counts()
         return accepted >= mails and created >= identities
 
-    wait_until(enough, 20, lambda: f"the load to reach {mails} mails, {identities} identities: {load.counts()}")
+    wait_until(
+        enough, 20, lambda: f"the load to reach {mails} mails, {identities} identities: {load.counts()} {load.errors}"
+    )
 
 
 # Each round kills at another moment: (messages accepted, identities created) to reach first.
@@ -184,6 +195,7 @@ def test_sigkill_under_load_loses_no_accepted_mail_or_created_identity(tmp_path:
             finally:
                 gateway.kill()
                 _join(load)
+            assert not load.errors, load.errors
             accepted.update(load.accepted)
             created.update(load.created)
             gateway.start()

@@ -368,11 +368,24 @@ async def _restart_under_load(
 
     assert len(load.accepted) >= 40
     for address, _ in identities:
-        listed = Counter(m["subject"] for m in (await gateway.messages(address, limit=200))["messages"])
+        listed = Counter(m["subject"] for m in await _all_messages(gateway, address))
         mine = {s for s, a in load.accepted.items() if a == address}
         assert {s: listed[s] for s in mine if listed[s] != 1} == {}, f"{address}: not listed exactly once"
         assert {s for s, n in listed.items() if n > 1} == set(), f"{address}: listed twice"
     assert {s: n for s, n in woken.items() if n != 1} == {}, "a wait was handed a message twice"
+
+
+async def _all_messages(gateway: RunningGateway, address: str) -> list[dict[str, Any]]:
+    """Every summary of `address`'s listing, page by page."""
+    found: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": 200}
+    for _ in range(100):
+        page = await gateway.messages(address, **params)
+        found += page["messages"]
+        if page["next_before_id"] is None:
+            return found
+        params["before_id"] = page["next_before_id"]
+    raise AssertionError("the listing never ended")
 
 
 async def _poll(condition: Callable[[], Awaitable[bool]], timeout: float) -> None:

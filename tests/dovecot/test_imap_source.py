@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import smtplib
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 
 from gateway.config import Settings
 from gateway.sources.imap import RECENT_BYTES, ImapConfig, ImapSource, connect
 from tests.conftest import DOMAIN, RunningGateway, assert_error, mailstack_settings, make_message, run_gateway
 from tests.mailstack import MailStack
+from tests.serve import wait_until
 
 
 @pytest.fixture
@@ -96,6 +101,7 @@ async def test_new_uidvalidity_rebuilds_the_index_and_marks_follow(
     await asyncio.to_thread(mailstack.reset_uidvalidity)
     new_ids = set(await gateway.mailbox_ids())
     assert not new_ids & set(ids.values())  # every id changed
+
     async def rebuilt() -> bool:
         return await gateway.gw.store.index.known_ids() == new_ids
 
@@ -128,6 +134,7 @@ async def test_expunge_from_outside_leaves_the_index(gateway: RunningGateway, ma
             client.uid_expunge([uid])
 
     await asyncio.to_thread(expunge)
+
     async def forgotten() -> bool:
         return ids["drop"] not in await gateway.gw.store.index.known_ids()
 
@@ -268,3 +275,151 @@ async def test_raw_is_whole_even_when_the_sync_read_only_the_first_bytes(
             response = await client.get(f"/v1/identities/{address}/messages/{copy_id}/raw")
         assert response.status_code == 200
         assert len(response.content) > 20_000 and response.content == await asyncio.to_thread(whole)
+
+
+# -- restarts under load ---------------------------------------------------------------------
+
+
+@dataclass
+class MailLoad:
+    """Mail sent through Postfix over several connections; every subject Postfix answered 250."""
+
+    identities: list[tuple[str, str]]
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    accepted: dict[str, str] = field(default_factory=dict)
+    """subject → recipient address."""
+    failures: int = 0
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.accepted)
+
+
+def _send_load(stack: MailStack, load: MailLoad, conn: int) -> None:
+    """Send until `stop`; a refused or broken connection (Postfix restarting) is retried shortly."""
+    for n in range(2000):  # bounded; `stop` ends it long before
+        if load.stop.is_set():
+            return
+        address = load.identities[(conn + n) % len(load.identities)][0]
+        subject = f"load-c{conn}-{n}"
+        try:
+            with smtplib.SMTP(stack.host, stack.smtp_port, timeout=10) as client:
+                client.sendmail("load@example.com", [address], bytes(make_message(to=address, subject=subject)))
+        except (smtplib.SMTPException, OSError):
+            with load.lock:
+                load.failures += 1
+            load.stop.wait(0.1)  # back off while Postfix is down (an SMTP client's retry, not a sync)
+            continue
+        with load.lock:
+            load.accepted[subject] = address
+
+
+async def _waits_for(gateway: RunningGateway, address: str, token: str, woken: Counter[str]) -> None:
+    """Wait after wait for one identity, counting the subject each answers; 503 and 408 re-arm."""
+    async with gateway.client(token) as client:
+        for _ in range(10_000):  # bounded; cancelled once everything arrived
+            try:
+                response = await client.get(f"/v1/identities/{address}/wait", params={"timeout": 10}, timeout=20)
+            except httpx.TransportError:
+                continue
+            if response.status_code == 200:
+                woken[response.json()["subject"]] += 1
+            elif response.status_code == 503:  # the mailbox is restarting: the claim went back
+                await asyncio.sleep(0.2)
+            else:
+                assert response.status_code == 408, response.text
+
+
+async def _restart_under_load(
+    gateway: RunningGateway, mailstack: MailStack, restart: Callable[[MailLoad], None]
+) -> None:
+    """Mail flowing and waits open; `restart` mid-flight; then every 250'd message indexed and
+    handed to a wait exactly once."""
+    identities = [await gateway.create_identity(f"load-{i}") for i in range(6)]
+    load = MailLoad(identities)
+    woken: Counter[str] = Counter()
+    waits = [asyncio.create_task(_waits_for(gateway, a, t, woken)) for a, t in identities]
+    senders = [threading.Thread(target=_send_load, args=(mailstack, load, c), daemon=True) for c in range(4)]
+    try:
+        for sender in senders:
+            sender.start()
+        await _poll(_at_least(load, 20), timeout=20)
+        await asyncio.to_thread(restart, load)
+        before = load.count()
+        await _poll(_at_least(load, before + 20), timeout=20)
+        load.stop.set()
+        for sender in senders:
+            await asyncio.to_thread(sender.join, 15)
+            assert not sender.is_alive()
+        mailstack.flush()  # what Postfix deferred while Dovecot was down is retried now
+        await asyncio.to_thread(mailstack.wait_queue_empty, 30)
+        await gateway.settled()
+
+        async def all_woken() -> bool:
+            return all(woken[s] for s in load.accepted)
+
+        await _poll(all_woken, timeout=30)
+    finally:
+        load.stop.set()
+        for task in waits:
+            task.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
+
+    assert len(load.accepted) >= 40
+    for address, _ in identities:
+        listed = Counter(m["subject"] for m in await _all_messages(gateway, address))
+        mine = {s for s, a in load.accepted.items() if a == address}
+        assert {s: listed[s] for s in mine if listed[s] != 1} == {}, f"{address}: not listed exactly once"
+        assert {s for s, n in listed.items() if n > 1} == set(), f"{address}: listed twice"
+    assert {s: n for s, n in woken.items() if n != 1} == {}, "a wait was handed a message twice"
+
+
+async def _all_messages(gateway: RunningGateway, address: str) -> list[dict[str, Any]]:
+    """Every summary of `address`'s listing, page by page."""
+    found: list[dict[str, Any]] = []
+    params: dict[str, Any] = {"limit": 200}
+    for _ in range(100):
+        page = await gateway.messages(address, **params)
+        found += page["messages"]
+        if page["next_before_id"] is None:
+            return found
+        params["before_id"] = page["next_before_id"]
+    raise AssertionError("the listing never ended")
+
+
+async def _poll(condition: Callable[[], Awaitable[bool]], timeout: float) -> None:
+    """Return once `condition` holds; TimeoutError after `timeout` seconds."""
+    async with asyncio.timeout(timeout):
+        while not await condition():
+            await asyncio.sleep(0.05)
+
+
+def _at_least(load: MailLoad, n: int) -> Callable[[], Awaitable[bool]]:
+    async def enough() -> bool:
+        return load.count() >= n
+
+    return enough
+
+
+@pytest.mark.timeout(90)  # two restarts' worth of Postfix retries on a shared machine
+async def test_dovecot_restarted_under_load_loses_nothing(gateway: RunningGateway, mailstack: MailStack) -> None:
+    def restart(load: MailLoad) -> None:
+        with dovecot_down(mailstack):
+            mailstack.wait_deferred(1)  # the outage really met deliveries in flight
+
+    await _restart_under_load(gateway, mailstack, restart)
+
+
+@pytest.mark.timeout(90)
+async def test_postfix_restarted_under_load_loses_nothing(gateway: RunningGateway, mailstack: MailStack) -> None:
+    def restart(load: MailLoad) -> None:
+        mailstack.stop_postfix()  # what it queued stays on disk
+        try:
+            with load.lock:
+                failures = load.failures
+            wait_until(lambda: load.failures > failures, 10, "a sender to be refused while Postfix is down")
+        finally:
+            mailstack.start_postfix()
+
+    await _restart_under_load(gateway, mailstack, restart)

@@ -593,6 +593,14 @@ class MailStack:
                 except (OSError, ProcessLookupError):
                     continue  # gone meanwhile
 
+    def start_postfix(self) -> None:
+        """Start Postfix again (same port, same queue); what it queued while down is delivered."""
+        self._start_postfix()
+
+    def stop_postfix(self) -> None:
+        """Stop Postfix as an operator's restart would: mail it accepted stays in its queue on disk."""
+        self._stop_postfix()
+
     def _start_postfix(self) -> None:
         cfg = self.config
         # Skip postfix-script's integrity check (2.4 s of postconf calls): write_config() built

@@ -16,7 +16,7 @@ from gateway.errors import Conflict, StoreError, StoreUnavailable
 from gateway.store import Store, hash_token
 from gateway.store.sqlite import open_sqlite
 from gateway.store.sqlite.schema import DURABLE_VERSION, INDEX_VERSION
-from tests.store.conftest import DOMAIN, Clock, StoreFactory
+from tests.store.conftest import DOMAIN, Clock, StoreFactory, flip_in_btree
 
 
 @pytest.fixture
@@ -292,19 +292,6 @@ def test_an_index_that_cannot_be_opened_stops_start_up_clearly(tmp_path: Path) -
 # --- damage the start-up check must see, and what a damaged index may never allow -------
 
 
-def _flip_in_btree(path: Path, btree: str, needle: bytes) -> None:
-    """Flip one bit of `needle` where the b-tree `btree` (a table or an index) stores it: a one-byte corruption."""
-    with contextlib.closing(sqlite3.connect(path)) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
-        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (btree,)).fetchone()
-    raw = bytearray(path.read_bytes())
-    start = (root - 1) * page_size  # a few rows: the whole b-tree is its root page
-    at = raw.index(needle, start, start + page_size)
-    raw[at + len(needle) - 1] ^= 0x03  # "alice" -> "alicf"
-    path.write_bytes(bytes(raw))
-
-
 def _uncheck(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if the damage happened after the start-up check (a running gateway's disk)."""
     monkeypatch.setattr("gateway.store.sqlite.schema.integrity_problems", lambda conn: [], raising=False)
@@ -318,7 +305,7 @@ async def test_one_flipped_byte_in_a_name_stops_start_up(open_store: StoreFactor
     await store.identities.create("alice")
     await store.identities.create("bobby")
     await store.engine.close()
-    _flip_in_btree(path, btree, b"alice")
+    flip_in_btree(path, btree, b"alice")
     assert _rows(path, "PRAGMA quick_check") == [("ok",)]
     before = path.read_bytes()
     with pytest.raises(StoreError, match="integrity check") as caught:
@@ -337,7 +324,7 @@ async def test_a_name_one_unique_index_lost_still_has_its_owner(
     alice, token = await store.identities.create("alice")
     await store.identities.create("bobby")
     await store.engine.close()
-    _flip_in_btree(path, btree, b"alice")
+    flip_in_btree(path, btree, b"alice")
     _uncheck(monkeypatch)
 
     store = await open_store()

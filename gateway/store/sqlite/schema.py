@@ -250,7 +250,7 @@ def _open_durable(path: Path, binding: Binding, message_keys: KeyLookup | None) 
                 f"identity store {path} failed its integrity check ({'; '.join(problems[:3])});"
                 " refusing to start. Restore it from a backup"
             )
-        version = _version(conn)
+        version = _version(conn, path)
         if version is None:
             raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
         if version > DURABLE_VERSION:
@@ -383,16 +383,16 @@ def _upgrade_marks(conn: sqlite3.Connection, message_keys: KeyLookup | None) -> 
         raise
 
 
-def _version(conn: sqlite3.Connection) -> int | None:
+def _version(conn: sqlite3.Connection, path: Path) -> int | None:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if not tables:
         return None
     if "meta" not in tables:
-        raise StoreError("identity store has tables but no schema version: not ours")
+        raise StoreError(f"identity store {path} has tables but no schema version: not ours; refusing to start")
     row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if row is None:
-        raise StoreError("identity store has no schema version")
+        raise StoreError(f"identity store {path} has no schema version; refusing to start")
     try:
         return int(row[0])
     except ValueError:
-        raise StoreError(f"identity store has an unreadable schema version {row[0]!r}") from None
+        raise StoreError(f"identity store {path} has an unreadable schema version {row[0]!r}") from None

@@ -270,6 +270,7 @@ async def test_a_store_written_by_the_release_before_the_seam_upgrades_with_a_ba
     )
     # Version 3's marks_by_message is not kept as a duplicate of marks_by_key.
     assert sorted(indexes) == [("marks_by_key",), ("marks_by_retirement",)]
+    assert _rows(path, "SELECT tbl_name FROM sqlite_master WHERE name = 'identities_name_guard'") == [("identities",)]
     assert await store.claims.take(alice, "key-A", ttl=60)
     assert await store.limits.acquire("k", limit=1, window=60) is None
     backup = path.with_name("identities.db.v3.bak")

@@ -15,6 +15,7 @@ These are meta rows and one more index, not a schema change: an older gateway re
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import sqlite3
@@ -29,8 +30,11 @@ from gateway.store.lineage import Binding
 
 __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrity_problems", "store_meta"]
 
+log = logging.getLogger(__name__)
+
 DURABLE_VERSION: Final = 4
 INDEX_VERSION: Final = 6  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names
+_LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
 """Maps copy ids to message keys: how a version 1 store's marks are re-keyed."""
@@ -244,6 +248,8 @@ def _open_durable(path: Path, binding: Binding, message_keys: KeyLookup | None) 
         # The full check, not quick_check: only it compares every index with its table, and a
         # name the UNIQUE index has lost would let a second identity take it.
         conn.execute("PRAGMA busy_timeout=5000")
+        if path.stat().st_size >= _LOG_CHECK_BYTES:  # about 7 s per million identities (README)
+            log.info("checking the identity store %s (%d MiB) before anything starts", path, path.stat().st_size >> 20)
         problems = integrity_problems(conn)
         if problems:
             raise StoreError(

@@ -163,8 +163,7 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
             schema = await _current_schema(conn)
             cur = await conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,))
             tables = {str(r[0]) for r in await cur.fetchall()}
-            created = not tables
-            if created:
+            if not tables:
                 if binding.may_create is not None:
                     binding.may_create(f"in {db.where} (schema {schema})")
                 await conn.execute(_DURABLE + _INDEX)
@@ -172,9 +171,9 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),
                 )
-            else:
-                await _check(conn, db, schema, tables)
-            return await _bind(conn, db, binding), created
+                return await _bind(conn, db, binding), True
+            await _check(conn, db, schema, tables)
+            return await _bind(conn, db, binding), False
     except psycopg.Error as exc:
         # Permissions, a broken catalog, a meta table of another shape: nothing we can trust.
         raise StoreError(f"{db.where} cannot be checked ({db.scrub(exc)}); refusing to start") from None

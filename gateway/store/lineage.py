@@ -34,7 +34,6 @@ __all__ = ["MAILBOX_MARKER", "NEW_STORE_COMMAND", "Binding", "StoreTraces", "mar
 MAILBOX_MARKER: Final = ".agentmail-store"
 """In the Maildir's root: a file, which Maildir readers ignore (folders are directories)."""
 NEW_STORE_COMMAND: Final = "agentmail-gateway store init --new"
-_ADMIN_TOKEN_FILE: Final = "admin-token"  # noqa: S105 - a file name (gateway.admin_token.ADMIN_TOKEN_FILE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +51,12 @@ class Binding:
 class StoreTraces:
     """What in one data directory shows that a store existed; `refuse` raises when anything does."""
 
-    def __init__(self, data_dir: Path, *, maildir: Path | None, sqlite: bool) -> None:
+    def __init__(self, data_dir: Path, *, maildir: Path | None, sqlite: bool, admin_token_file: Path | None) -> None:
         self.data_dir = data_dir
         self.maildir = maildir
         self.sqlite = sqlite
+        self.admin_token_file = admin_token_file
+        """Where a generated admin token would be; None when the operator's own file is there."""
 
     def found(self) -> list[str]:
         """Each trace present, as a phrase for the refusal; empty when this is a first start."""
@@ -69,8 +70,8 @@ class StoreTraces:
             for name, what in (("index.db", "its message index"), ("identities.db-wal", "its write-ahead log")):
                 if (self.data_dir / name).exists():
                     traces.append(f"{what} {self.data_dir / name} is still there")
-        if (self.data_dir / _ADMIN_TOKEN_FILE).exists():
-            traces.append(f"the admin token {self.data_dir / _ADMIN_TOKEN_FILE} was generated for it")
+        if self.admin_token_file is not None and self.admin_token_file.exists():
+            traces.append(f"the admin token {self.admin_token_file} was generated for it")
         return traces
 
     def refuse(self, where: str) -> None:

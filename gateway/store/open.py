@@ -23,8 +23,19 @@ def reserved_names(settings: Settings) -> frozenset[str]:
 
 def store_traces(settings: Settings) -> StoreTraces:
     """What in the settings' data directory would show that a store existed (gateway/store/lineage.py)."""
+    from gateway.admin_token import ADMIN_TOKEN_FILE
+
     maildir = settings.data_dir / "maildir" if settings.source_kind == "local" else None
-    return StoreTraces(settings.data_dir, maildir=maildir, sqlite=settings.database_url is None)
+    generated = settings.data_dir / ADMIN_TOKEN_FILE
+    configured = settings.admin_token_file
+    # The operator's own token kept where a generated one would be is no trace of a store.
+    own = configured is not None and configured.resolve() == generated.resolve()
+    return StoreTraces(
+        settings.data_dir,
+        maildir=maildir,
+        sqlite=settings.database_url is None,
+        admin_token_file=None if own else generated,
+    )
 
 
 def open_store(

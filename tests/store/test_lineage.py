@@ -115,3 +115,16 @@ async def test_a_first_start_on_an_empty_data_directory_makes_the_store(
         assert gateway.gw.store.engine.created
     async with run_gateway(settings) as gateway:  # and the next start opens it
         assert not gateway.gw.store.engine.created
+
+
+async def test_the_operators_own_token_file_in_the_data_directory_is_no_trace(
+    make_settings: Callable[..., Settings],
+) -> None:
+    settings = make_settings(admin_token=None)
+    settings.data_dir.mkdir(mode=0o700)
+    own = settings.data_dir / "admin-token"
+    own.write_text("am_the-operators-own-admin-token\n")
+    settings = make_settings(admin_token=None, admin_token_file=own)  # AGENTMAIL_ADMIN_TOKEN_FILE
+    async with run_gateway(settings) as gateway:  # a first start: the store is made
+        assert gateway.gw.store.engine.created
+        assert (await gateway.gw.store.tokens.authenticate("am_the-operators-own-admin-token")).kind == "admin"

@@ -1,7 +1,8 @@
 """The admin token: configured (env or file), or generated once at first start.
 
 A generated token is written once to `<data>/admin-token` (0600) and only its path is
-logged; the store keeps only its hash.
+logged; the store keeps only its hash. A store without an admin token never overwrites that
+file: a new store (`store init --new`) takes the token it holds.
 """
 
 from __future__ import annotations
@@ -45,11 +46,29 @@ async def ensure_admin_token(settings: Settings, tokens: Tokens) -> Path | None:
     if configured is not None:
         await tokens.set_admin(configured, origin="configured")
         return None
-    if await tokens.admin_origin() == "generated":
+    origin = await tokens.admin_origin()
+    if origin == "generated":
+        return None
+    path = settings.data_dir / ADMIN_TOKEN_FILE
+    if origin is None and path.exists():
+        # A store made after the one this file was generated for: the file is the operator's
+        # only copy of a token they may have handed out. Keep it, never overwrite it.
+        await tokens.set_admin(_read_token_file(path), origin="generated")
+        log.warning("the new store takes the admin token in %s", path)
         return None
     # None stored, or the operator removed the configured one (after a leak, say): that
     # token must stop working, so a new one is generated.
     return await rotate_admin_token(settings, tokens)
+
+
+def _read_token_file(path: Path) -> str:
+    try:
+        token = path.read_text().strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingError(f"the admin token file {path} cannot be read ({exc}); move it aside") from None
+    if not 16 <= len(token) <= MAX_TOKEN_CHARS:
+        raise SettingError(f"the admin token file {path} holds no admin token; move it aside")
+    return token
 
 
 async def rotate_admin_token(settings: Settings, tokens: Tokens) -> Path:

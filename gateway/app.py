@@ -41,6 +41,7 @@ from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
 from gateway.sources.local import LocalSource
 from gateway.store import Store
+from gateway.store.lineage import mark_mailbox
 from gateway.store.open import open_store
 from gateway.sync import Sync
 from gateway.ui import security_headers, ui_router, with_ui_pages
@@ -107,6 +108,9 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         listeners = Listeners()
         try:
             await gw.store.engine.start()
+            if isinstance(gw.source, LocalSource) and gw.store.engine.store_id is not None:
+                # The mailbox side remembers the store: losing the store alone stops the next start.
+                mark_mailbox(gw.source.maildir.root, gw.store.engine.store_id)
             await ensure_admin_token(settings, gw.store.tokens)
             await gw.source.start()
             await gw.sync.prepare()  # before anything is served: is the index about to be rebuilt?

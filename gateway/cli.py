@@ -1,8 +1,9 @@
-"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`.
+"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Identity commands work on the local data directory directly (safe while the gateway runs:
-the store is SQLite in WAL mode).
+the store is SQLite in WAL mode). Without a configured domain they use the one the store is
+bound to. `store init --new` is the one way to start an empty store where one existed.
 """
 
 from __future__ import annotations
@@ -85,6 +86,20 @@ def _parser() -> argparse.ArgumentParser:
 
     admin = commands.add_parser("admin", help="the admin token").add_subparsers(dest="action", required=True)
     admin.add_parser("rotate", parents=[common], allow_abbrev=False, help="replace the generated admin token")
+
+    store = commands.add_parser("store", help="the identity store").add_subparsers(dest="action", required=True)
+    init = store.add_parser(
+        "init",
+        parents=[common],
+        allow_abbrev=False,
+        help="make a new, empty identity store (never replaces one); the gateway refuses to start without it"
+        " when an earlier store was lost",
+    )
+    init.add_argument(
+        "--new",
+        action="store_true",
+        help="a store existed here and is lost: start an empty one anyway (every identity and token is gone)",
+    )
     return parser
 
 
@@ -179,15 +194,73 @@ def _manage(settings: Settings, args: argparse.Namespace) -> int:
     return asyncio.run(_manage_store(settings, args))
 
 
+def _domain_given(args: argparse.Namespace) -> bool:
+    """Whether AGENTMAIL_DOMAIN is set (flag, environment or env file): else the store's own is used."""
+    from dotenv import dotenv_values
+
+    if getattr(args, "setting_domain", None) or os.environ.get("AGENTMAIL_DOMAIN"):
+        return True
+    env_file = Path(args.env_file)
+    return env_file.is_file() and bool(dotenv_values(env_file).get("AGENTMAIL_DOMAIN"))
+
+
+async def _open_bound(settings: Settings, args: argparse.Namespace) -> tuple[Settings, Store]:
+    """The started store, and the settings with the domain it is bound to when none was given."""
+    from gateway.store.open import open_store
+
+    adopt = not _domain_given(args)
+    store = open_store(settings, adopt_domain=adopt)
+    await store.engine.start()
+    bound = store.engine.domain
+    if not adopt or bound is None or bound == settings.domain:
+        return settings, store
+    await store.engine.close()
+    settings = dataclasses.replace(settings, domain=bound)
+    store = open_store(settings)
+    await store.engine.start()
+    return settings, store
+
+
+async def _init_store(settings: Settings, *, new: bool) -> int:
+    """`store init [--new]`: a new, empty store, its mailbox marked and its admin token kept or made."""
+    from gateway.admin_token import ADMIN_TOKEN_FILE, configured_admin_token, ensure_admin_token
+    from gateway.fsutil import ensure_private_dir
+    from gateway.store.lineage import mark_mailbox
+    from gateway.store.open import open_store
+
+    store = open_store(settings, new_store=new)
+    try:
+        await store.engine.start()
+        if not store.engine.created:
+            print(
+                f"agentmail-gateway: an identity store exists already (domain {store.engine.domain});"
+                " `store init` never replaces one",
+                file=sys.stderr,
+            )
+            return 2
+        assert store.engine.store_id is not None
+        if settings.source_kind == "local":
+            mark_mailbox(ensure_private_dir(settings.data_dir / "maildir"), store.engine.store_id)
+        written = await ensure_admin_token(settings, store.tokens)
+        print(f"new identity store {store.engine.store_id} for {settings.domain} ({store.engine.kind})")
+        if written is not None:
+            print(f"admin token written to {written}")
+        elif configured_admin_token(settings) is None:
+            print(f"admin token kept from {settings.data_dir / ADMIN_TOKEN_FILE}")
+        return 0
+    finally:
+        await store.engine.close()
+
+
 async def _manage_store(settings: Settings, args: argparse.Namespace) -> int:
     from gateway.admin_token import rotate_admin_token
     from gateway.fsutil import ensure_private_dir
-    from gateway.store.open import open_store
 
     ensure_private_dir(settings.data_dir)
-    store = open_store(settings)
+    if args.command == "store":
+        return await _init_store(settings, new=args.new)
+    settings, store = await _open_bound(settings, args)
     try:
-        await store.engine.start()
         out: Any
         if args.command == "admin":
             path = await rotate_admin_token(settings, store.tokens)

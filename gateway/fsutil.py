@@ -9,8 +9,18 @@ __all__ = ["ensure_private_dir", "write_private_file"]
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create `path` (and parents) and make it 0700; returns it."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    """Create `path` and any missing parents, each 0700, and make `path` 0700; returns it.
+
+    `mkdir(parents=True, mode=...)` gives the mode to the last directory only: the parents it
+    makes get the umask's 0755, so `data/maildir/new` would leave `data/maildir` readable.
+    """
+    missing = []
+    for parent in (path, *path.parents):
+        if parent.exists():
+            break
+        missing.append(parent)
+    for directory in reversed(missing):
+        directory.mkdir(mode=0o700, exist_ok=True)
     if path.stat().st_mode & 0o077:
         path.chmod(0o700)
     return path

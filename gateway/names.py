@@ -159,6 +159,13 @@ def random_local_part() -> str:
 
 def check_local_part(raw: str, *, reserved: Iterable[str]) -> str:
     """The lowercased local part, or InvalidName saying which rule it breaks."""
+    if not raw.isascii():
+        # Refused before lowercasing: Unicode folds look-alikes into ASCII (KELVIN SIGN U+212A
+        # lowercases to "k"), and the name created would not be the one asked for.
+        bad = next(ch for ch in raw if not ch.isascii())
+        raise InvalidName(
+            f"local_part must be ASCII: it contains U+{ord(bad):04X} (look-alikes of a-z are refused, not folded)"
+        )
     local = raw.strip().lower()
     if not local:
         raise InvalidName("local_part is empty")

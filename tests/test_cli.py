@@ -236,3 +236,45 @@ def test_untrustworthy_store_stops_with_a_clear_message(cli: Cli, command: list[
     assert "Traceback" not in result.err
     assert store.read_bytes() == before  # never replaced by an empty store
     assert not (cli.data_dir / "admin-token").exists()
+
+
+# --- the store's domain, and starting a new store on purpose ---------------------------
+
+
+def test_without_a_domain_the_cli_uses_the_one_the_store_is_bound_to(
+    cli: Cli, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cli("identity", "create", "first").json()  # binds the new store to DOMAIN
+    capsys.readouterr()
+    argv = ["--data-dir", str(cli.data_dir), "--env-file", "/nonexistent"]  # no --domain, no AGENTMAIL_DOMAIN
+    assert main(["identity", "create", "demo", *argv]) == 0
+    created = json.loads(capsys.readouterr().out)
+    assert created["address"] == f"demo@{DOMAIN}"  # was demo@localhost
+    assert cli.who(created["token"]) == ("identity", f"demo@{DOMAIN}")
+    assert main(["identity", "list", *argv]) == 0
+    assert [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()] == [
+        f"demo@{DOMAIN}",
+        f"first@{DOMAIN}",
+    ]
+
+
+@pytest.mark.parametrize("command", [["serve", "--http-port", "0", "--smtp-port", "0"], ["identity", "list"]])
+def test_another_domain_than_the_stores_is_refused(
+    cli: Cli, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    cli("identity", "create", "first").json()
+    capsys.readouterr()
+    code = main([*command, "--data-dir", str(cli.data_dir), "--domain", "other.test", "--env-file", "/nonexistent"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"belongs to the domain {DOMAIN}" in err and "AGENTMAIL_DOMAIN is other.test" in err
+    assert "Traceback" not in err
+
+
+def test_store_init_makes_a_store_once(cli: Cli) -> None:
+    made = cli("store", "init")
+    assert made.code == 0, made.err
+    assert DOMAIN in made.out and f"admin token written to {cli.data_dir / 'admin-token'}" in made.out
+    assert cli.who((cli.data_dir / "admin-token").read_text().strip()) == ("admin", None)
+    again = cli("store", "init", "--new")
+    assert again.code == 2 and "never replaces" in again.err

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import select
 import signal
 import socket
+import sqlite3
 import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
+
+from gateway.config import Settings
+from tests.conftest import DOMAIN, make_message, run_gateway
+from tests.store.conftest import flip_in_btree
 
 
 def _free_port() -> int:
@@ -294,3 +302,102 @@ def test_too_many_waits_and_streams_get_429_not_a_hang(tmp_path: Path, limit: st
         for sock in held:
             sock.close()
         served.stop()
+
+
+# --- a store that cannot be trusted: the process refuses to start -----------------------
+
+
+def _flipped_byte_in_a_name(data: Path) -> None:
+    flip_in_btree(data / "identities.db", "identities", b"alice")  # passes quick_check
+
+
+def _garbled_page(data: Path) -> None:
+    path = data / "identities.db"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'identities'").fetchone()
+    raw = bytearray(path.read_bytes())
+    raw[(root - 1) * page_size : root * page_size] = b"\xa5" * page_size
+    path.write_bytes(bytes(raw))
+
+
+def _truncated(data: Path) -> None:
+    path = data / "identities.db"
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _foreign_file(data: Path) -> None:
+    (data / "identities.db").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64)
+
+
+def _other_apps_database(data: Path) -> None:
+    path = data / "identities.db"
+    path.unlink()
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE users (name TEXT)")
+        conn.commit()
+
+
+def _directory(data: Path) -> None:
+    (data / "identities.db").unlink()
+    (data / "identities.db").mkdir()
+
+
+def _missing(data: Path) -> None:
+    (data / "identities.db").unlink()  # the index, the Maildir and the admin token stay
+
+
+async def _populate(settings: Settings) -> None:
+    """A data directory a real gateway used: a generated admin token, identities, mail."""
+    async with run_gateway(settings) as gateway:
+        for name in ("alice", "bobby"):
+            await gateway.gw.store.identities.create(name)
+        await gateway.send(make_message(to=f"alice@{DOMAIN}"), [f"alice@{DOMAIN}"])
+
+
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        pytest.param(_flipped_byte_in_a_name, "failed its integrity check", id="flipped-byte-in-a-name"),
+        pytest.param(_garbled_page, "corrupt", id="garbled-page"),
+        pytest.param(_truncated, "corrupt", id="truncated"),
+        pytest.param(_foreign_file, "corrupt", id="foreign-file"),
+        pytest.param(_other_apps_database, "not ours", id="other-apps-sqlite"),
+        pytest.param(_directory, "cannot be opened", id="directory"),
+        pytest.param(_missing, "store init --new", id="missing-beside-index-and-mailbox"),
+    ],
+)
+def test_serve_refuses_a_store_it_cannot_trust(
+    tmp_path: Path, make_settings: Callable[..., Settings], spoil: Callable[[Path], None], why: str
+) -> None:
+    settings = make_settings(admin_token=None)
+    data = settings.data_dir
+    asyncio.run(_populate(settings))
+    admin = (data / "admin-token").read_bytes()
+    spoil(data)
+    before = sorted((p.name, p.is_dir(), p.read_bytes() if p.is_file() else b"") for p in data.glob("identities.db*"))
+
+    command = [sys.executable, "-m", "gateway", "serve", "--env-file", str(tmp_path / "none")]
+    with subprocess.Popen(
+        [*command, "--data-dir", str(data), "--http-port", "0", "--smtp-port", "0", "--domain", DOMAIN],
+        env={k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
+        assert proc.stderr is not None
+        lines = []
+        for line in proc.stderr:  # until it exits (EOF), or says it serves: never a fixed wait
+            lines.append(line)
+            if "Uvicorn running on" in line:
+                proc.send_signal(signal.SIGINT)
+                proc.communicate(timeout=20)
+                pytest.fail("the gateway started on a store it cannot trust:\n" + "".join(lines))
+        code = proc.wait(timeout=20)
+    output = "".join(lines)
+    assert code == 2, output
+    assert output.startswith("agentmail-gateway: ") and why in output, output
+    assert "Traceback" not in output
+    assert (data / "admin-token").read_bytes() == admin  # never rewritten
+    after = sorted((p.name, p.is_dir(), p.read_bytes() if p.is_file() else b"") for p in data.glob("identities.db*"))
+    assert after == before  # left exactly as found: nothing made, nothing repaired

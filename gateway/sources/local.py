@@ -34,7 +34,7 @@ class Maildir:
     """A Maildir (tmp/new/cur) whose writes are durable before they are acknowledged."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
+        self.root = ensure_private_dir(root)  # also an older data directory's 0755 one
         self._counter = itertools.count(1)
         for sub in ("tmp", "new", "cur"):
             ensure_private_dir(root / sub)

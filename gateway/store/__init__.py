@@ -87,6 +87,12 @@ class Engine(Protocol):
 
     kind: str
     """`sqlite` or `postgresql`."""
+    store_id: str | None
+    """The store's random id, kept in its meta (None until started)."""
+    domain: str | None
+    """The domain the store is bound to (None until started, or when opened to adopt an unbound one)."""
+    created: bool
+    """Whether this opening made the store (there was none before)."""
 
     async def start(self) -> None:
         """Connect (if not yet) and check the schema; StoreError when the store cannot be trusted."""

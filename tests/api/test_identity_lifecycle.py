@@ -84,6 +84,7 @@ async def test_taken_name_is_409(gateway: RunningGateway) -> None:
         pytest.param("a b", id="space"),
         pytest.param("a@b", id="at-sign"),
         pytest.param("ünïcode", id="non-ascii"),
+        pytest.param("\u212aelvin", id="kelvin-sign"),  # lowercases to "kelvin": refused, not folded
         pytest.param('"quoted"', id="quoted"),
     ],
 )

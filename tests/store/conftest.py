@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -74,3 +76,16 @@ async def open_store(
 async def store(open_store: StoreFactory) -> Store:
     """A fresh, empty store."""
     return await open_store()
+
+
+def flip_in_btree(path: Path, btree: str, needle: bytes) -> None:
+    """Flip one bit of `needle` where the b-tree `btree` (a table or an index) stores it: a one-byte corruption."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        (page_size,) = conn.execute("PRAGMA page_size").fetchone()
+        (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (btree,)).fetchone()
+    raw = bytearray(path.read_bytes())
+    start = (root - 1) * page_size  # a few rows: the whole b-tree is its root page
+    at = raw.index(needle, start, start + page_size)
+    raw[at + len(needle) - 1] ^= 0x03  # "alice" -> "alicf"
+    path.write_bytes(bytes(raw))

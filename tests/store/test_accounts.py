@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from gateway.errors import Conflict, InvalidInput, InvalidName, NotFound, Unauthorized
+from gateway.errors import Conflict, InvalidInput, InvalidName, NotFound, StoreError, Unauthorized
 from gateway.store import Store, new_token
-from tests.store.conftest import DOMAIN, QUARANTINE, Clock
+from tests.store.conftest import DOMAIN, QUARANTINE, Clock, StoreFactory
 
 ADMIN = "am_admin-secret-for-the-test-only"
 
@@ -259,3 +259,34 @@ async def test_a_token_keeps_at_most_keep_sessions_the_least_recently_used_end_f
     assert await store.sessions.get("s2", max_age=MAX_AGE, idle=IDLE) is not None
     await store.sessions.add("s4", token, keep=2)
     assert await alive() == ["bob", "s2", "s4"]
+
+
+# --- what a store is bound to, and when one may be made -----------------------------------
+
+
+async def test_a_store_is_bound_to_the_domain_it_first_started_with(open_store: StoreFactory) -> None:
+    store = await open_store()
+    assert store.engine.domain == DOMAIN and store.engine.store_id
+    store_id = store.engine.store_id
+    await store.engine.close()
+    with pytest.raises(StoreError, match=f"belongs to the domain {DOMAIN}.*AGENTMAIL_DOMAIN is other.test"):
+        await open_store(domain="other.test")
+    adopted = await open_store(domain="other.test", adopt_domain=True)  # the CLI without --domain: reads it
+    assert adopted.engine.domain == DOMAIN and adopted.engine.store_id == store_id
+    assert not adopted.engine.created
+
+
+async def test_a_missing_store_is_made_only_when_allowed(open_store: StoreFactory) -> None:
+    asked: list[str] = []
+
+    def refuse(where: str) -> None:
+        asked.append(where)
+        raise StoreError(f"no store {where}")
+
+    with pytest.raises(StoreError, match="no store"):
+        await open_store(may_create=refuse)
+    store = await open_store()  # the refusal made nothing: this start makes the store
+    assert store.engine.created and len(asked) == 1
+    await store.engine.close()
+    again = await open_store(may_create=refuse)  # an existing store is never asked about
+    assert not again.engine.created and len(asked) == 1

@@ -12,11 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from gateway.cli import main
 from gateway.config import Settings
 from tests.conftest import make_message, run_gateway
+from tests.postgres import PostgresCluster
 
 
 def code_mail(address: str, code: str) -> Any:
@@ -89,3 +91,29 @@ def test_serve_on_an_unreachable_database_exits_2_with_one_clear_line(
     err = capsys.readouterr().err
     assert code == 2, err
     assert "cannot connect" in err and "refusing to start" in err and "s3cret-pw" not in err
+
+
+async def test_an_emptied_database_beside_a_used_mailbox_is_refused_not_refilled(
+    base_make_settings: Callable[..., Settings],
+    postgres_cluster: PostgresCluster,
+    postgres_dsn: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    settings = base_make_settings(database_url=postgres_dsn)
+    async with run_gateway(settings) as gateway:
+        address, _ = await gateway.create_identity("pg-demo")
+        await gateway.send(code_mail(address, "482913"), [address])
+    name = postgres_dsn.rsplit("/", 1)[1]
+    postgres_cluster.drop_database(name)  # the database is lost; the Maildir carries the store's mark
+    postgres_cluster.create_database(name)
+
+    monkeypatch.setenv("AGENTMAIL_DATABASE_URL", postgres_dsn)
+    monkeypatch.setenv("AGENTMAIL_ADMIN_TOKEN", settings.admin_token.reveal())  # type: ignore[union-attr]
+    argv = ["serve", "--data-dir", str(settings.data_dir), "--domain", settings.domain, "--env-file", "/nonexistent"]
+    code = await asyncio.to_thread(main, [*argv, "--http-port", "0", "--smtp-port", "0"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "is missing, but one existed" in err and "store init --new" in err
+    with psycopg.connect(postgres_dsn) as conn:  # nothing was made in the empty database
+        assert conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone() == (0,)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from gateway.errors import StoreError, StoreUnavailable
+from gateway.errors import Conflict, StoreError, StoreUnavailable
 from gateway.store import Store, hash_token
 from gateway.store.sqlite import open_sqlite
 from gateway.store.sqlite.schema import DURABLE_VERSION, INDEX_VERSION
-from tests.store.conftest import DOMAIN, Clock, StoreFactory
+from tests.store.conftest import DOMAIN, Clock, StoreFactory, flip_in_btree
 
 
 @pytest.fixture
@@ -249,6 +249,7 @@ async def test_a_store_written_by_the_release_before_the_seam_upgrades_with_a_ba
     clock.now = 1_800_000_000.0  # when the fixture was written
 
     store = await open_store()
+    assert store.engine.domain == DOMAIN and store.engine.store_id  # bound at its first start here
     alice = (await store.tokens.authenticate(tokens["alice"])).identity
     bob = (await store.tokens.authenticate(tokens["bob"])).identity
     assert alice is not None and alice.label == "old alice" and alice.fence is None
@@ -269,6 +270,7 @@ async def test_a_store_written_by_the_release_before_the_seam_upgrades_with_a_ba
     )
     # Version 3's marks_by_message is not kept as a duplicate of marks_by_key.
     assert sorted(indexes) == [("marks_by_key",), ("marks_by_retirement",)]
+    assert _rows(path, "SELECT tbl_name FROM sqlite_master WHERE name = 'identities_name_guard'") == [("identities",)]
     assert await store.claims.take(alice, "key-A", ttl=60)
     assert await store.limits.acquire("k", limit=1, window=60) is None
     backup = path.with_name("identities.db.v3.bak")
@@ -286,3 +288,51 @@ def test_an_index_that_cannot_be_opened_stops_start_up_clearly(tmp_path: Path) -
     with pytest.raises(StoreError, match="message index"):
         _open(data)
     assert (data / "index.db").is_dir()  # left as it was
+
+
+# --- damage the start-up check must see, and what a damaged index may never allow -------
+
+
+def _uncheck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if the damage happened after the start-up check (a running gateway's disk)."""
+    monkeypatch.setattr("gateway.store.sqlite.schema.integrity_problems", lambda conn: [], raising=False)
+
+
+@pytest.mark.parametrize("btree", ["identities", "sqlite_autoindex_identities_1", "identities_name_guard"])
+async def test_one_flipped_byte_in_a_name_stops_start_up(open_store: StoreFactory, tmp_path: Path, btree: str) -> None:
+    """quick_check passes these (it never compares an index with its table); the full check does not."""
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    await store.identities.create("alice")
+    await store.identities.create("bobby")
+    await store.engine.close()
+    flip_in_btree(path, btree, b"alice")
+    assert _rows(path, "PRAGMA quick_check") == [("ok",)]
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="integrity check") as caught:
+        await open_store()
+    assert "refusing to start" in caught.value.detail and "missing from index" in caught.value.detail
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("btree", ["sqlite_autoindex_identities_1", "identities_name_guard"])
+async def test_a_name_one_unique_index_lost_still_has_its_owner(
+    open_store: StoreFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, btree: str
+) -> None:
+    """Damage after the start-up check: two independent b-trees hold every name, so one damaged page cannot free it."""
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    alice, token = await store.identities.create("alice")
+    await store.identities.create("bobby")
+    await store.engine.close()
+    flip_in_btree(path, btree, b"alice")
+    _uncheck(monkeypatch)
+
+    store = await open_store()
+    with pytest.raises(Conflict, match="taken"):
+        await store.identities.create("alice")
+    with pytest.raises(Conflict):
+        await store.identities.create("alice", force=True)
+    assert (await store.tokens.authenticate(token)).identity == alice
+    await store.engine.close()
+    assert _rows(path, "SELECT count(*) FROM identities NOT INDEXED WHERE local_part = 'alice'") == [(1,)]

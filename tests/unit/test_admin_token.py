@@ -42,3 +42,34 @@ async def test_configured_token_length_is_checked(make_settings: Callable[..., S
     with pytest.raises(SettingError, match="16 to 256"):
         await ensure_admin_token(settings, store.tokens)
     await store.engine.close()
+
+
+async def test_a_new_store_takes_the_token_file_instead_of_overwriting_it(
+    make_settings: Callable[..., Settings],
+) -> None:
+    settings = make_settings(admin_token=None)
+    settings.data_dir.mkdir(mode=0o700)
+    token_file = settings.data_dir / "admin-token"
+    token_file.write_text("am_the-operators-existing-admin-token\n")  # written for a store now lost
+    before = token_file.read_bytes()
+    store = open_store(settings, new_store=True)  # `store init --new`
+    try:
+        assert await ensure_admin_token(settings, store.tokens) is None
+        assert token_file.read_bytes() == before
+        assert (await store.tokens.authenticate("am_the-operators-existing-admin-token")).kind == "admin"
+    finally:
+        await store.engine.close()
+
+
+async def test_a_token_file_without_a_token_is_not_overwritten(make_settings: Callable[..., Settings]) -> None:
+    settings = make_settings(admin_token=None)
+    settings.data_dir.mkdir(mode=0o700)
+    token_file = settings.data_dir / "admin-token"
+    token_file.write_text("short\n")
+    store = open_store(settings, new_store=True)
+    try:
+        with pytest.raises(SettingError, match="holds no admin token; move it aside"):
+            await ensure_admin_token(settings, store.tokens)
+        assert token_file.read_text() == "short\n"
+    finally:
+        await store.engine.close()

@@ -14,6 +14,7 @@ from typing import TypeVar
 
 from gateway.errors import StoreError, StoreUnavailable
 from gateway.store import Store
+from gateway.store.lineage import Binding
 from gateway.store.postgres.accounts import (
     PostgresAccounts,
     PostgresIdentities,
@@ -36,14 +37,20 @@ class PostgresEngine:
 
     kind = "postgresql"
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, binding: Binding) -> None:
         self.db = db
+        self._binding = binding
+        self.store_id: str | None = None
+        self.domain: str | None = None
+        self.created = False
 
     async def start(self) -> None:
         """Connect, open the pool and create (or check) the schema; StoreError when it cannot be trusted."""
         await self.db.start()
         try:
-            await ensure_schema(self.db)
+            meta, created = await ensure_schema(self.db, self._binding)
+            self.store_id, self.domain = meta.get("store_id"), meta.get("domain")
+            self.created = self.created or created
         except BaseException:
             await self.db.close()
             raise
@@ -70,15 +77,20 @@ def open_postgres(
     min_connections: int = 2,
     max_connections: int = 10,
     connect_timeout: float = CONNECT_TIMEOUT,
+    adopt_domain: bool = False,
+    may_create: Callable[[str], None] | None = None,
 ) -> Store:
-    """The store in the database at `dsn`; nothing connects until `store.engine.start()`."""
+    """The store in the database at `dsn`; nothing connects until `store.engine.start()`.
+
+    `may_create` and `adopt_domain` as for `open_sqlite`, applied when the engine starts.
+    """
     db = Database(dsn, min_size=min_connections, max_size=max_connections, connect_timeout=connect_timeout)
 
     def accounts(kind: type[A]) -> A:
         return kind(db, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
 
     return Store(
-        engine=PostgresEngine(db),
+        engine=PostgresEngine(db, Binding(domain, adopt_domain=adopt_domain, may_create=may_create)),
         identities=accounts(PostgresIdentities),
         tokens=accounts(PostgresTokens),
         quarantine=accounts(PostgresQuarantine),

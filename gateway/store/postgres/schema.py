@@ -6,17 +6,23 @@ their order (listing ties, cursors, identity pages) is byte order, as in Python 
 whatever the database's default collation.
 
 Start-up fails closed: a database with tables that are not ours, or a newer schema version,
-is refused and left as it was. Creating runs under a transaction-scoped advisory lock, so two
-gateways starting on one empty database create it once.
+is refused and left as it was. `meta` also holds the store's random `store_id` and the `domain`
+it is bound to (written at creation or at the first start of an older store: meta rows, not a
+schema change); a start with another AGENTMAIL_DOMAIN is refused. An empty database is made a
+store only when the binding's `may_create` allows it (gateway/store/lineage.py). Creating runs
+under a transaction-scoped advisory lock, so two gateways starting on one empty database
+create it once.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Final
 
 import psycopg
 
 from gateway.errors import StoreError
+from gateway.store.lineage import Binding
 from gateway.store.postgres.database import Connection, Database
 
 __all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
@@ -156,8 +162,11 @@ TABLES: Final = frozenset(
 )
 
 
-async def ensure_schema(db: Database) -> None:
-    """Create the schema in an empty database or check the one there; StoreError when it cannot be trusted."""
+async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str], bool]:
+    """Create the schema in an empty database or check the one there; (its meta, whether it was made now).
+
+    StoreError when it cannot be trusted, is bound to another domain, or may not be made.
+    """
     try:
         async with db.transaction() as conn:
             await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_SCHEMA))
@@ -165,18 +174,44 @@ async def ensure_schema(db: Database) -> None:
             cur = await conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", (schema,))
             tables = {str(r[0]) for r in await cur.fetchall()}
             if not tables:
+                if binding.may_create is not None:
+                    binding.may_create(f"in {db.where} (schema {schema})")
                 await conn.execute(_DURABLE + _INDEX)
                 await conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),
                 )
                 await _stamp_index(conn)
-                return
+                return await _bind(conn, db, binding), True
             await _check(conn, db, schema, tables)
             await _check_index(conn)
+            return await _bind(conn, db, binding), False
     except psycopg.Error as exc:
         # Permissions, a broken catalog, a meta table of another shape: nothing we can trust.
         raise StoreError(f"{db.where} cannot be checked ({db.scrub(exc)}); refusing to start") from None
+
+
+async def _bind(conn: Connection, db: Database, binding: Binding) -> dict[str, str]:
+    """Check the store's domain against ours, give it an id and a domain if it has none; its meta."""
+    cur = await conn.execute("SELECT key, value FROM meta")
+    meta = {str(k): str(v) for k, v in await cur.fetchall()}
+    bound = meta.get("domain")
+    if bound is not None and bound != binding.domain and not binding.adopt_domain:
+        raise StoreError(
+            f"the store in {db.where} belongs to the domain {bound} (its identities are addresses there),"
+            f" but AGENTMAIL_DOMAIN is {binding.domain}; set AGENTMAIL_DOMAIN={bound}, or use another"
+            " database for the other domain"
+        )
+    wanted = {"store_id": secrets.token_hex(16)}
+    if not binding.adopt_domain:
+        wanted["domain"] = binding.domain
+    for key, value in wanted.items():
+        if key not in meta:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO NOTHING", (key, value)
+            )
+            meta[key] = value
+    return meta
 
 
 async def _current_schema(conn: Connection) -> str:

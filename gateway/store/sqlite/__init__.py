@@ -9,6 +9,7 @@ from typing import TypeVar
 from gateway.mail.keys import message_key
 from gateway.sources.local import Maildir
 from gateway.store import Store
+from gateway.store.lineage import Binding
 from gateway.store.sqlite.accounts import (
     SqliteAccounts,
     SqliteIdentities,
@@ -19,7 +20,7 @@ from gateway.store.sqlite.accounts import (
 from gateway.store.sqlite.database import Database
 from gateway.store.sqlite.index import SqliteIndex
 from gateway.store.sqlite.marks import SqliteClaims, SqliteMarks, SqliteRateLimits
-from gateway.store.sqlite.schema import KeyLookup, connect
+from gateway.store.sqlite.schema import KeyLookup, connect, store_meta
 
 __all__ = ["SqliteEngine", "maildir_keys", "open_sqlite"]
 
@@ -31,8 +32,15 @@ class SqliteEngine:
 
     kind = "sqlite"
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, created: bool = False) -> None:
         self.db = db
+        meta = db.run_blocking(store_meta)
+        self.store_id: str | None = meta.get("store_id")
+        """The store's random id (meta), which the mailbox's mark repeats."""
+        self.domain: str | None = meta.get("domain")
+        """The domain the store is bound to; None only for an unbound store opened to adopt it."""
+        self.created = created
+        """Whether opening made this store (there was none)."""
 
     async def start(self) -> None:
         """Nothing to do: the files were checked when the engine was opened."""
@@ -67,15 +75,26 @@ def open_sqlite(
     quarantine_seconds: float = 7 * 86400.0,
     clock: Callable[[], float],
     message_keys: KeyLookup | None = None,
+    adopt_domain: bool = False,
+    may_create: Callable[[str], None] | None = None,
 ) -> Store:
-    """The store in `data_dir`; StoreError (before anything listens) when the durable file cannot be trusted."""
-    db = Database(lambda: connect(data_dir / "identities.db", data_dir / "index.db", message_keys=message_keys))
+    """The store in `data_dir`; StoreError (before anything listens) when the durable file cannot be trusted.
+
+    `may_create` is asked before a new store is made (it raises to refuse); with `adopt_domain`
+    the store's own domain (`engine.domain`) is read, not checked against `domain` (the caller
+    then opens it again with that domain).
+    """
+    binding = Binding(domain, adopt_domain=adopt_domain, may_create=may_create)
+    durable = data_dir / "identities.db"
+    new = not durable.exists() and not durable.is_symlink()
+    db = Database(lambda: connect(durable, data_dir / "index.db", binding=binding, message_keys=message_keys))
+    engine = SqliteEngine(db, created=new)
 
     def accounts(kind: type[A]) -> A:
         return kind(db, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
 
     return Store(
-        engine=SqliteEngine(db),
+        engine=engine,
         identities=accounts(SqliteIdentities),
         tokens=accounts(SqliteTokens),
         quarantine=accounts(SqliteQuarantine),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import logging
 import secrets
 import sqlite3
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from gateway.store.rows import IDENTITY_COLUMNS, ascii_lower, identity_of
 from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteAccounts", "SqliteIdentities", "SqliteQuarantine", "SqliteTokens", "SqliteUiSessions"]
+
+log = logging.getLogger(__name__)
 
 _RANDOM_NAME_TRIES: Final = 8  # 41 bits per name: a clash even once is already unlikely
 _SESSION_TOUCH_SECONDS: Final = 60.0  # a session's last use is written at most this often (each write is fsync'd)
@@ -115,11 +118,17 @@ class SqliteIdentities(SqliteAccounts):
             else:
                 local = local_part
                 reused = self._claim_name(conn, local, now, force=force)
-            cur = conn.execute(
-                "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
-                " fence_generation, fence_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (local, now, expires, label, created_by, int(reused), *(fence or (None, None))),
-            )
+            try:
+                cur = conn.execute(
+                    "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
+                    " fence_generation, fence_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (local, now, expires, label, created_by, int(reused), *(fence or (None, None))),
+                )
+            except sqlite3.IntegrityError:
+                # The lookup above found no owner, yet one of the two unique indexes holds the
+                # name: the store is damaged (PRAGMA integrity_check names it). Never a second owner.
+                log.error("identity store damaged: an index holds the name %r that the lookup missed", local)
+                raise Conflict(f"{local}@{self.domain} is taken") from None
             identity_id = cur.lastrowid
             assert identity_id is not None
             token = new_token()

@@ -6,27 +6,40 @@ message left (marks.retired_at), claims and rate events.
 An older gateway refuses a newer file; this one upgrades every older one in place, keeping
 the file as it was beside it (`identities.db.v<N>.bak`, 0600) so the release that wrote it
 can be gone back to.
+
+Besides the schema version, `meta` holds the store's random `store_id` and the `domain` it is
+bound to (both written at creation, or at the first start of a store made before them): its
+identities are addresses at that domain, so a start with another AGENTMAIL_DOMAIN is refused.
+These are meta rows and one more index, not a schema change: an older gateway reads the file.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import secrets
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
 from gateway.errors import StoreError
 from gateway.fsutil import ensure_private_dir
+from gateway.store.lineage import Binding
 
-__all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect"]
+__all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrity_problems", "store_meta"]
+
+log = logging.getLogger(__name__)
 
 DURABLE_VERSION: Final = 4
 INDEX_VERSION: Final = 7  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
 # 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json)
+_LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
 """Maps copy ids to message keys: how a version 1 store's marks are re-keyed."""
+
 
 _DURABLE: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,6 +111,10 @@ CREATE INDEX IF NOT EXISTS rate_events_by_key ON rate_events (key, at);
 CREATE INDEX IF NOT EXISTS rate_events_by_expiry ON rate_events (expires);
 """
 _DURABLE_INDEXES: Final = """
+-- A second, independent b-tree holding every name: the UNIQUE constraint's own index is one
+-- structure, and one damaged page there (which quick_check does not see) would let a second
+-- live identity take a name. Every insert must now get past both.
+CREATE UNIQUE INDEX IF NOT EXISTS identities_name_guard ON identities (local_part);
 CREATE INDEX IF NOT EXISTS marks_by_key ON marks (message_key);
 CREATE INDEX IF NOT EXISTS marks_by_retirement ON marks (retired_at) WHERE retired_at IS NOT NULL;
 """
@@ -154,9 +171,9 @@ CREATE INDEX IF NOT EXISTS {s}.gone_by_key ON gone (address, message_key);
 """
 
 
-def connect(durable: Path, index: Path, *, message_keys: KeyLookup | None) -> sqlite3.Connection:
+def connect(durable: Path, index: Path, *, binding: Binding, message_keys: KeyLookup | None) -> sqlite3.Connection:
     """One connection: the durable store checked (and upgraded), the index attached (rebuilt if bad)."""
-    conn = _open_durable(durable, message_keys)
+    conn = _open_durable(durable, binding, message_keys)
     try:
         _check_index_file(index)
         conn.execute(f"ATTACH DATABASE ? AS {INDEX_SCHEMA}", (str(index),))
@@ -207,11 +224,26 @@ def _check_index_file(path: Path) -> None:
         os.close(fd)
 
 
-def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connection:
-    """Open (or create) the durable store; StoreError when it is unreadable, corrupt, foreign or newer."""
+def integrity_problems(conn: sqlite3.Connection) -> list[str]:
+    """What `PRAGMA integrity_check` finds wrong with the durable store (the first ten); empty when sound."""
+    found = [str(r[0]) for r in conn.execute("PRAGMA main.integrity_check(10)")]
+    return [] if found == ["ok"] else found
+
+
+def store_meta(conn: sqlite3.Connection) -> dict[str, str]:
+    """The durable store's meta rows (schema_version, store_id, domain)."""
+    return {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM main.meta")}
+
+
+def _open_durable(path: Path, binding: Binding, message_keys: KeyLookup | None) -> sqlite3.Connection:
+    """Open (or create) the durable store; StoreError when it is unreadable, corrupt, foreign, newer or not ours."""
     ensure_private_dir(path.parent)
+    if path.is_symlink() and not path.exists():
+        raise StoreError(f"identity store {path} is a link to nothing; refusing to start as if it were new")
     if not path.exists():
-        _create(path)
+        if binding.may_create is not None:
+            binding.may_create(str(path))  # a lost store is not replaced by an empty one
+        _create(path, binding)
     elif path.stat().st_size == 0:
         # We never leave an empty file behind (see _create): someone truncated the store.
         raise StoreError(f"identity store {path} is empty; refusing to start as if it were new")
@@ -223,11 +255,18 @@ def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connect
         raise StoreError(f"identity store {path} cannot be opened ({exc}); refusing to start") from None
     try:
         # Check before changing anything: a store we refuse is left exactly as we found it.
+        # The full check, not quick_check: only it compares every index with its table, and a
+        # name the UNIQUE index has lost would let a second identity take it.
         conn.execute("PRAGMA busy_timeout=5000")
-        check = conn.execute("PRAGMA quick_check").fetchone()
-        if check is None or check[0] != "ok":
-            raise StoreError(f"identity store {path} failed its integrity check: {check}")
-        version = _version(conn)
+        if path.stat().st_size >= _LOG_CHECK_BYTES:  # about 7 s per million identities (README)
+            log.info("checking the identity store %s (%d MiB) before anything starts", path, path.stat().st_size >> 20)
+        problems = integrity_problems(conn)
+        if problems:
+            raise StoreError(
+                f"identity store {path} failed its integrity check ({'; '.join(problems[:3])});"
+                " refusing to start. Restore it from a backup"
+            )
+        version = _version(conn, path)
         if version is None:
             raise StoreError(f"identity store {path} has no tables: not a store this gateway made")
         if version > DURABLE_VERSION:
@@ -235,6 +274,7 @@ def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connect
                 f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
                 " (it was written by a newer gateway)"
             )
+        _check_domain(conn, path, binding)
         if version < DURABLE_VERSION:
             # The release that wrote it refuses the upgraded file: keep it as it was, to go back to.
             _backup(conn, path.with_name(f"{path.name}.v{version}.bak"))
@@ -255,6 +295,13 @@ def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connect
         conn.execute("PRAGMA synchronous=FULL")  # identities are not rebuildable
         conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(_DURABLE_INDEXES)  # indexes added since the schema version: idempotent
+        _stamp(conn, binding)
+    except sqlite3.IntegrityError as exc:
+        conn.close()
+        raise StoreError(
+            f"identity store {path} holds two identities with one name ({exc}); refusing to start."
+            " Restore it from a backup"
+        ) from None
     except sqlite3.Error as exc:
         conn.close()
         raise StoreError(f"identity store {path} is unreadable or corrupt ({exc}); refusing to start") from None
@@ -264,7 +311,7 @@ def _open_durable(path: Path, message_keys: KeyLookup | None) -> sqlite3.Connect
     return conn
 
 
-def _create(path: Path) -> None:
+def _create(path: Path, binding: Binding) -> None:
     """A new, complete store, built aside and renamed into place: a crash leaves no half store."""
     tmp = path.with_name(f".{path.name}.new")
     tmp.unlink(missing_ok=True)
@@ -273,9 +320,34 @@ def _create(path: Path) -> None:
     try:
         conn.executescript(_DURABLE + _V3 + _V4 + _DURABLE_INDEXES)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(DURABLE_VERSION),))
+        _stamp(conn, binding)
     finally:
         conn.close()
+    for suffix in ("-wal", "-shm"):
+        # A log outliving its database would be replayed into the new one: set it aside, unread.
+        stale = Path(f"{path}{suffix}")
+        if stale.exists():
+            os.replace(stale, stale.with_name(f"{stale.name}.orphaned-{int(time.time())}"))
     os.replace(tmp, path)
+
+
+def _check_domain(conn: sqlite3.Connection, path: Path, binding: Binding) -> None:
+    """StoreError when the store is bound to another domain than the one configured (reads only)."""
+    bound = store_meta(conn).get("domain")
+    if bound is not None and bound != binding.domain and not binding.adopt_domain:
+        raise StoreError(
+            f"identity store {path} belongs to the domain {bound} (its identities are addresses there),"
+            f" but AGENTMAIL_DOMAIN is {binding.domain}; set AGENTMAIL_DOMAIN={bound}, or use another"
+            " data directory for the other domain"
+        )
+
+
+def _stamp(conn: sqlite3.Connection, binding: Binding) -> None:
+    """Give the store its id and bind it to the domain, if it has neither yet (its first start)."""
+    rows = [("store_id", secrets.token_hex(16))]
+    if not binding.adopt_domain:
+        rows.append(("domain", binding.domain))
+    conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", rows)
 
 
 def _backup(conn: sqlite3.Connection, target: Path) -> None:
@@ -327,16 +399,16 @@ def _upgrade_marks(conn: sqlite3.Connection, message_keys: KeyLookup | None) -> 
         raise
 
 
-def _version(conn: sqlite3.Connection) -> int | None:
+def _version(conn: sqlite3.Connection, path: Path) -> int | None:
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if not tables:
         return None
     if "meta" not in tables:
-        raise StoreError("identity store has tables but no schema version: not ours")
+        raise StoreError(f"identity store {path} has tables but no schema version: not ours; refusing to start")
     row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     if row is None:
-        raise StoreError("identity store has no schema version")
+        raise StoreError(f"identity store {path} has no schema version; refusing to start")
     try:
         return int(row[0])
     except ValueError:
-        raise StoreError(f"identity store has an unreadable schema version {row[0]!r}") from None
+        raise StoreError(f"identity store {path} has an unreadable schema version {row[0]!r}") from None

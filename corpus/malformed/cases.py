@@ -222,10 +222,10 @@ CASES: list[Case] = [
     ),
     Case(
         "encoded-word-bomb",
-        "80,000 RFC 2047 words in one Subject: read up to the header bound, linear time",
+        "80,000 RFC 2047 words in one folded Subject (1.3 MB): cut at the header bound, linear time",
         lambda: (
             b"Subject: malformed encoded-word-bomb "
-            + b"=?utf-8?q?a?= =?utf-8?b?YQ==?= " * 40_000
+            + (b"=?utf-8?q?a?= =?utf-8?b?YQ==?=" + CRLF + b" ") * 40_000
             + CRLF
             + b"X-After: 1"
             + CRLF
@@ -240,12 +240,13 @@ CASES: list[Case] = [
         lambda: (
             b"From: a\x00b <nul@attacker.test>"
             + CRLF
-            + b"Subject: malformed nul\x00bytes"
+            + b"Subject: malformed nul-bytes \x00 here"
             + CRLF
             + CRLF
             + b"body\x00with\x00nul"
         ),
         truncated=False,
         text_contains="with",
+        subject="malformed nul-bytes  here",  # the NUL dropped from display text
     ),
 ]

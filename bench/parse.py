@@ -91,13 +91,14 @@ def parse_times(runs: int) -> list[tuple[str, str, str]]:
             samples.append(time.perf_counter() - t)
         cut = " (cut)" if parsed.truncated else ""
         rows.append((f"parse: {name}", "well under 1 s", f"{statistics.median(samples) * 1000:.0f} ms{cut}"))
+        print(*rows[-1], sep="  |  ", file=sys.stderr, flush=True)
     return rows
 
 
 def _big_message(i: int) -> bytes:
     """About 20 MB: an HTML part and a base64 attachment."""
-    html = b"<p>" + b"hello world <b>x</b> " * 200_000 + b"</p>"
-    payload = base64.encodebytes(os.urandom(14_000_000))
+    html = b"<p>hello world <b>x</b></p>\r\n" * 200_000
+    payload = base64.encodebytes(os.urandom(14_000_000)).replace(b"\n", CRLF)
     return (
         b"From: a@shop.example\r\nSubject: big %d\r\n" % i
         + b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n'
@@ -152,6 +153,7 @@ def end_to_end(runs: int, copies_list: list[int]) -> list[tuple[str, str, str]]:
                         )
                     thread.join()
                     samples.append(result["done"] - accepted)
+                print(copies, samples, file=sys.stderr, flush=True)
                 rows.append(
                     (
                         f"red team to {copies}: its 250 -> another identity's wait",

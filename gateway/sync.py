@@ -224,14 +224,15 @@ class Sync:
             self._changed.notify_all()
 
     async def _read(self, ids: Sequence[str]) -> list[CopyRecord]:
-        stored = await self._source.fetch(ids, max_bytes=self._max_bytes)
+        # Read no more than tells a costly copy: this lane never reads a hundred 25 MB copies.
+        stored = await self._source.fetch(ids, max_bytes=min(self._max_bytes, COSTLY_BYTES + 1))
         cheap = []
         for message in stored:
             if len(message.raw) <= COSTLY_BYTES:
-                cheap.append(message)
+                cheap.append(message)  # whole (or cut at max_bytes, as any copy is)
             elif message.id not in self._in_costly:
-                # Only the id: the lane reads the copy again when its turn comes, so a queue of
-                # a hundred 25 MB copies holds a hundred ids, not 2.5 GB.
+                # Only the id: the lane reads the copy when its turn comes, so a queue of a
+                # hundred 25 MB copies holds a hundred ids, not 2.5 GB.
                 self._in_costly.add(message.id)
                 self._costly.put_nowait(message.id)
         del stored

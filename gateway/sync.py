@@ -9,8 +9,6 @@ every indexed id: the index is emptied and rebuilt. Marks survive that, being ke
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from gateway.mail.keys import message_key_of
 from gateway.mail.models import Code, Link
 from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
+from gateway.memory import release_after_big
 from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
 
@@ -83,31 +82,6 @@ def _build(
         links=extracted[1],
     )
     return record, _Shared(body, parsed.subject, extracted)
-
-
-def _malloc_trim() -> Callable[[], None] | None:
-    """glibc's malloc_trim(0), or None where there is none (musl, macOS).
-
-    A parse of a big message leaves a heap of freed small blocks that glibc keeps mapped:
-    five 20 MB messages left an idle gateway at 246 MB. Trimming hands them back to the system.
-    """
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
-
-    def release() -> None:
-        trim(0)
-
-    return release
-
-
-_TRIM: Final = _malloc_trim()
 
 
 class Sync:
@@ -255,20 +229,23 @@ class Sync:
 
         Copies of one message follow each other here, so one body parse serves them all.
         """
+        burst = 0  # bytes read since the queue was last empty
         while True:
             copy_id = await self._costly.get()
             try:
                 stored = await self._source.fetch([copy_id], max_bytes=self._max_bytes)
+                burst += sum(len(m.raw) for m in stored)
                 records = await asyncio.to_thread(self._build_costly, stored)
+                del stored
                 await self._add(records)
             except Exception:
                 log.exception("mailbox copy %s cannot be indexed; skipped", copy_id)
             finally:
                 self._in_costly.discard(copy_id)
-                if self._costly.qsize() == 0:
+                if self._costly.qsize() == 0:  # a burst is over: let its memory go
                     self._costly_shared = None
-                    if _TRIM is not None:
-                        await asyncio.to_thread(_TRIM)
+                    await asyncio.to_thread(release_after_big, burst)
+                    burst = 0
                 self._costly.task_done()
 
     def _build_costly(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:

@@ -19,7 +19,7 @@ from gateway.mail.keys import message_key_of
 from gateway.mail.models import Code, Link
 from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
-from gateway.memory import release_after_big
+from gateway.memory import release_after_big, tune_allocator
 from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
 
@@ -127,6 +127,8 @@ class Sync:
 
     async def run(self) -> None:
         """Catch up, then index each batch the source announces until it stops."""
+        # The process that parses big mail keeps its memory from piling up (gateway/memory.py).
+        tune_allocator()
         try:
             await self._run()
         finally:

@@ -19,6 +19,7 @@ from typing import Final
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
+from gateway.memory import release_after_big
 from gateway.sources.base import MailSource
 from gateway.store import Cursor, Filters, Identity, Store, Summary
 
@@ -219,8 +220,13 @@ class Inbox:
 
     async def _parse(self, raw: bytes) -> ParsedMessage:
         if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
-            return await asyncio.to_thread(parse_message, raw, max_bytes=self._max_bytes)
+            return await asyncio.to_thread(self._parse_big, raw)
         return parse_message(raw, max_bytes=self._max_bytes)
+
+    def _parse_big(self, raw: bytes) -> ParsedMessage:
+        parsed = parse_message(raw, max_bytes=self._max_bytes)
+        release_after_big(len(raw))  # what the parse freed goes back to the system
+        return parsed
 
     async def summary(self, identity: Identity, message_id: str) -> Summary:
         """The message if `identity` may see it; NotFound otherwise."""

@@ -15,12 +15,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from gateway.mail.extract import extract
 from gateway.mail.keys import message_key_of
-from gateway.mail.parse import parse_message, raw_headers
+from gateway.mail.models import Code, Link
+from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
+from gateway.memory import release_after_big, tune_allocator
 from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
 
@@ -30,15 +33,47 @@ log = logging.getLogger(__name__)
 
 FETCH_BATCH: Final = 16  # copies read at once: at most 16 x the message size limit in memory
 INLINE_BYTES: Final = 256 * 1024  # parse on the event loop below this; above, in a worker thread
+COSTLY_BYTES: Final = 256 * 1024
+"""A copy larger than this is indexed in the second lane, so it never holds up the small ones.
+
+Parse cost is bounded per message (gateway/mail/parse.py) and grows with size up to that
+bound: below this size a hostile copy costs at most a few hundred milliseconds."""
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
 PREPARE_TIMEOUT: Final = 2.0  # start-up waits this long to learn whether a new index has mail to rebuild
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
     """The index row for one mailbox copy: parse, match recipients, extract, key its copies. Pure."""
-    parsed = parse_message(stored.raw, max_bytes=max_bytes)
-    codes, links = extract(parsed)
-    return CopyRecord(
+    return _build(stored, catchall=catchall, max_bytes=max_bytes, shared=None)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What copies of one message share: its parsed body, and what was extracted with its subject."""
+
+    body: ParsedBody
+    subject: str
+    extracted: tuple[tuple[Code, ...], tuple[Link, ...]]
+
+
+def _build(
+    stored: StoredMessage, *, catchall: str, max_bytes: int, shared: _Shared | None
+) -> tuple[CopyRecord, _Shared]:
+    """`build_record`, reusing the body parse and extraction of another copy of the same message.
+
+    Copies differ only in the trace fields each delivery stamps on top: their body is parsed
+    once (`ParsedBody.serves` compares the bytes), and each copy pays only its own header read.
+    """
+    body = shared.body if shared is not None else None
+    if body is None or not body.serves(stored.raw, max_bytes=max_bytes, max_depth=MAX_MIME_DEPTH):
+        body = parse_body(stored.raw, max_bytes=max_bytes)
+    parsed = parse_message(stored.raw, max_bytes=max_bytes, body=body)
+    if shared is not None and shared.body is body and shared.subject == parsed.subject:
+        extracted = shared.extracted  # extraction reads only the subject, the text and the HTML
+    else:
+        codes, links = extract(parsed)
+        extracted = (tuple(codes), tuple(links))
+    record = CopyRecord(
         copy_id=stored.id,
         received_ts=stored.received_ts,
         size=stored.size,
@@ -48,9 +83,10 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Cop
         subject=parsed.subject.replace("\x00", "\ufffd"),
         message_key=message_key_of(parsed, stored.raw),
         grants=granted_addresses(raw_headers(stored.raw), catchall=catchall),
-        codes=tuple(codes),
-        links=tuple(links),
+        codes=extracted[0],
+        links=extracted[1],
     )
+    return record, _Shared(body, parsed.subject, extracted)
 
 
 class Sync:
@@ -65,6 +101,11 @@ class Sync:
         self._listeners: list[Callable[[Sequence[CopyRecord]], None]] = []
         self._rebuilding = False
         self._caught_up = False
+        # The second lane: ids of costly copies, indexed one at a time by their own task.
+        self._costly: asyncio.Queue[str] = asyncio.Queue()
+        self._in_costly: set[str] = set()
+        self._costly_task: asyncio.Task[None] | None = None
+        self._costly_shared: _Shared | None = None  # used by that lane's thread only
 
     @property
     def rebuilding(self) -> bool:
@@ -106,8 +147,9 @@ class Sync:
         gone = known.difference(present)
         if gone:
             await self._index.remove(gone)
-        missing = [i for i in present if i not in known]
+        missing = [i for i in present if i not in known and i not in self._in_costly]
         await self.ingest(missing)
+        await self.settled()  # caught up means every copy indexed, the costly ones too
         self._rebuilding = False
         self._caught_up = True
         if missing or gone:
@@ -117,6 +159,15 @@ class Sync:
 
     async def run(self) -> None:
         """Catch up, then index each batch the source announces until it stops."""
+        # The process that parses big mail keeps its memory from piling up (gateway/memory.py).
+        tune_allocator()
+        try:
+            await self._run()
+        finally:
+            if self._costly_task is not None:
+                self._costly_task.cancel()
+
+    async def _run(self) -> None:
         try:
             await self.catch_up()
         except SourceUnavailable as exc:
@@ -148,8 +199,9 @@ class Sync:
     async def ingest(self, ids: Sequence[str]) -> None:
         """Fetch, build and index these copies (FETCH_BATCH at a time), then tell the listeners.
 
-        A copy that cannot be read or built is logged and skipped (the next reconcile tries it
-        again); it never holds up the others.
+        Costly copies (over COSTLY_BYTES) are handed to the second lane and indexed soon after
+        (`settled` waits for them). A copy that cannot be read or built is logged and skipped
+        (the next reconcile tries it again); it never holds up the others.
         """
         for start in range(0, len(ids), FETCH_BATCH):
             batch = ids[start : start + FETCH_BATCH]
@@ -166,21 +218,78 @@ class Sync:
                         if not self._source.reachable:
                             raise  # the mailbox went away: the reconcile after it returns
                         log.exception("mailbox copy %s cannot be indexed; skipped", one)
-            await self._index.add(records)
-            for listener in self._listeners:
-                listener(records)
-            async with self._changed:
-                self._changed.notify_all()
+            await self._add(records)
+
+    async def settled(self) -> None:
+        """Return once the second lane has indexed every costly copy handed to it."""
+        await self._costly.join()
+
+    async def _add(self, records: Sequence[CopyRecord]) -> None:
+        await self._index.add(records)
+        for listener in self._listeners:
+            listener(records)
+        async with self._changed:
+            self._changed.notify_all()
 
     async def _read(self, ids: Sequence[str]) -> list[CopyRecord]:
-        stored = await self._source.fetch(ids, max_bytes=self._max_bytes)
-        if sum(len(m.raw) for m in stored) > INLINE_BYTES:
-            # A big message costs a parse of ~0.4 s per 25 MB: never on the event loop.
-            return await asyncio.to_thread(self._build_all, stored)
-        return self._build_all(stored)
+        # Read no more than tells a costly copy: this lane never reads a hundred 25 MB copies.
+        stored = await self._source.fetch(ids, max_bytes=min(self._max_bytes, COSTLY_BYTES + 1))
+        cheap = []
+        for message in stored:
+            if len(message.raw) <= COSTLY_BYTES:
+                cheap.append(message)  # whole (or cut at max_bytes, as any copy is)
+            elif message.id not in self._in_costly:
+                # Only the id: the lane reads the copy when its turn comes, so a queue of a
+                # hundred 25 MB copies holds a hundred ids, not 2.5 GB.
+                self._in_costly.add(message.id)
+                self._costly.put_nowait(message.id)
+        del stored
+        if self._in_costly and (self._costly_task is None or self._costly_task.done()):
+            self._costly_task = asyncio.create_task(self._costly_lane(), name="sync-costly")
+        if sum(len(m.raw) for m in cheap) > INLINE_BYTES:
+            return await asyncio.to_thread(self._build_all, cheap)
+        return self._build_all(cheap)
 
     def _build_all(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
-        return [build_record(m, catchall=self._catchall, max_bytes=self._max_bytes) for m in stored]
+        records = []
+        shared = None
+        for message in stored:
+            record, shared = _build(message, catchall=self._catchall, max_bytes=self._max_bytes, shared=shared)
+            records.append(record)
+        return records
+
+    async def _costly_lane(self) -> None:
+        """Index costly copies one at a time, off the event loop, beside the main lane.
+
+        Copies of one message follow each other here, so one body parse serves them all.
+        """
+        burst = 0  # bytes read since the queue was last empty
+        while True:
+            copy_id = await self._costly.get()
+            try:
+                stored = await self._source.fetch([copy_id], max_bytes=self._max_bytes)
+                burst += sum(len(m.raw) for m in stored)
+                records = await asyncio.to_thread(self._build_costly, stored)
+                del stored
+                await self._add(records)
+            except Exception:
+                log.exception("mailbox copy %s cannot be indexed; skipped", copy_id)
+            finally:
+                self._in_costly.discard(copy_id)
+                if self._costly.qsize() == 0:  # a burst is over: let its memory go
+                    self._costly_shared = None
+                    await asyncio.to_thread(release_after_big, burst)
+                    burst = 0
+                self._costly.task_done()
+
+    def _build_costly(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
+        records = []
+        for message in stored:
+            record, self._costly_shared = _build(
+                message, catchall=self._catchall, max_bytes=self._max_bytes, shared=self._costly_shared
+            )
+            records.append(record)
+        return records
 
     async def wait_until(self, predicate: Callable[[], Awaitable[bool]], timeout: float) -> None:
         """Return once `await predicate()` holds after some indexing; TimeoutError after `timeout`."""

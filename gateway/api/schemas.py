@@ -211,6 +211,9 @@ class MessageOut(SummaryOut, rename={"from_": "from"}):
     html: str | None
     """The raw HTML as sent: for agents. Humans view it sanitized at /ui."""
     attachments: list[AttachmentOut]
+    truncated: bool
+    """True when a parse limit (header size or count, MIME parts, nesting, size or parse cost)
+    cut part of this message: what is shown is what could be read, and the raw source is whole."""
 
     @classmethod
     def full(cls, message: FullMessage) -> MessageOut:
@@ -222,6 +225,7 @@ class MessageOut(SummaryOut, rename={"from_": "from"}):
             text=p.text,
             html=p.html,
             attachments=[AttachmentOut(a.filename, a.content_type, a.size) for a in p.attachments],
+            truncated=p.truncated,
         )
 
 

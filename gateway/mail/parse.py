@@ -5,7 +5,7 @@ Two readers share the work:
 * :func:`raw_headers` reads the top-level header block itself (bounded, linear). Every
   top-level field of the result (Subject, From, To, Date, ...) comes from it, and recipient
   matching reads it too, so both always agree on what the headers say.
-* The stdlib parser (``email.parser.BytesParser``) finds the MIME structure; bodies, charsets
+* The stdlib parser (``email.feedparser.BytesFeedParser``) finds the MIME structure; bodies, charsets
   and attachments are then decoded here, part by part, with explicit bounds.
 """
 
@@ -16,12 +16,13 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.feedparser import BytesFeedParser
 from email.message import Message
-from email.parser import BytesParser
 from email.policy import Compat32
 from email.utils import parsedate_to_datetime
 from encodings import normalize_encoding
 from encodings.aliases import aliases as _codec_aliases
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from gateway.mail.models import Attachment, Header, ParsedMessage
@@ -36,6 +37,8 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_MIME_DEPTH",
     "MAX_MIME_PARTS",
+    "ParsedBody",
+    "parse_body",
     "parse_message",
     "raw_headers",
 ]
@@ -55,13 +58,25 @@ MAX_MIME_DEPTH: Final = 10
 MAX_MIME_PARTS: Final = 500
 """MIME parts looked at (containers included); beyond this the rest is ignored."""
 
-# The stdlib parser has two costs that grow faster than the input, so hostile input is
-# measured before it is parsed (cheap byte counts) and refused when it is too expensive:
-# - it checks every line against the boundary of every enclosing multipart (cost grows with
-#   lines x nesting); the number of "boundary" declarations bounds the nesting;
-# - every part costs a fixed overhead, and a part starts at a line beginning with "--".
-_MAX_LINE_BOUNDARY_CHECKS: Final = 10_000_000
-_MAX_DELIMITER_LINES: Final = 10_000
+# The stdlib parser works line by line in Python, and some lines cost far more than others.
+# Its input is fed a slice at a time while a deterministic count of its work stays within
+# budget; where the budget runs out the input is cut, and whatever came before is read.
+# Weights (about 0.15 us each on one core, measured in bench/parse.py):
+# - a line costs _LINE_WORK, plus one check against the boundary of every enclosing multipart
+#   (the number of "boundary" declarations so far bounds the nesting);
+# - a header field of a part (set_raw, header_source_parse) costs _FIELD_WORK;
+# - a part costs _PART_WORK (a new message object, its lookups, its generator).
+_MAX_PARSE_WORK: Final = 1_600_000
+_LINE_WORK: Final = 2
+_FIELD_WORK: Final = 25
+_PART_WORK: Final = 300
+_FEED_BYTES: Final = 8192  # the slice fed at a time: bounds how far one slice overshoots the budget
+
+# Fields a part keeps in the stdlib tree (see _StructureMessage): a real part has a handful.
+_MAX_STRUCTURE_FIELDS: Final = 32
+_STRUCTURE_FIELD: Final = re.compile(
+    rb"^(?:content-[\x21-\x39\x3b-\x7e]*|mime-version):[^\n]*(?:\n[ \t][^\n]*)*", re.IGNORECASE | re.MULTILINE
+)
 
 # The stdlib's legacy parameter parser is quadratic in the number of ";" of a field, and the
 # MIME parser re-reads Content-Type for every part: real fields have a handful of parameters.
@@ -74,6 +89,7 @@ _NOT_BASE64: Final = re.compile(r"[^A-Za-z0-9+/]")
 _BRACKETED_ID: Final = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]+)>")  # printable, no "<" ">"
 _BARE_ID: Final = re.compile(r"[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+")
 _SURROGATES: Final = re.compile("[\ud800-\udfff]")
+_EMPTY_LINE: Final = re.compile(rb"\n\r?\n")
 
 # Controls are dropped from display text; line breaks and tabs become spaces.
 _CONTROLS: Final[dict[int, str | None]] = {
@@ -104,24 +120,23 @@ def raw_headers(
     return fields
 
 
-def parse_message(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH) -> ParsedMessage:
+def parse_message(
+    raw: bytes,
+    *,
+    max_bytes: int = MAX_MESSAGE_BYTES,
+    max_depth: int = MAX_MIME_DEPTH,
+    body: ParsedBody | None = None,
+) -> ParsedMessage:
     """Parse one message; never raises. Whatever a bound cut off sets ``truncated``.
 
     ``max_bytes`` and ``max_depth`` bound the MIME parse; the headers have their own bounds.
+    ``body`` is the :func:`parse_body` of another copy of this message: used instead of
+    parsing the body again when it serves this copy (see :meth:`ParsedBody.serves`).
     """
     fields, truncated = _read_headers(raw, max_bytes=MAX_HEADER_BYTES, max_fields=MAX_HEADER_FIELDS)
     first = _first_values(fields)
-
-    mime_input = raw
-    if len(raw) > max_bytes:
-        mime_input = raw[:max_bytes]
-        truncated = True
-    body = _Body()
-    root = _parse_mime(mime_input)
-    if root is None:
-        body.truncated = True
-    else:
-        _read_parts(root, body, max_depth=max_depth)
+    if body is None or not body.serves(raw, max_bytes=max_bytes, max_depth=max_depth):
+        body = parse_body(raw, max_bytes=max_bytes, max_depth=max_depth)
 
     from_value = first.get("from", "")
     from_addresses = addresses_in(from_value)
@@ -134,13 +149,86 @@ def parse_message(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: 
         subject=_display_text(first.get("subject", "")),
         date=_date(first.get("date", "")),
         headers=tuple(Header(name, _display_text(value)) for name, value in fields),
+        text=body.text,
+        html=body.html,
+        attachments=body.attachments,
+        body_sha256=body.sha256,
+        truncated=truncated or body.truncated,
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ParsedBody:
+    """The costly half of a parse: what the MIME structure holds, independent of most headers.
+
+    It depends only on the top-level Content-* and MIME-Version fields and the body, so copies
+    of one message, which differ only in the trace fields each delivery stamps on top, share it.
+    """
+
+    text: str
+    """The first text/plain part, '' when there is none."""
+    html: str | None
+    attachments: tuple[Attachment, ...]
+    truncated: bool
+    """True when a bound (size, parse cost, MIME depth, part count) cut something off."""
+    sha256: str
+    """SHA-256 hex of the whole raw body (everything after the header block), never of a cut."""
+    structure: bytes
+    """The top-level fields the MIME parser was given (Content-*, MIME-Version)."""
+    source: bytes
+    """The copy it was read from: a reference (not a copy), to compare others with."""
+    body_start: int
+    """Where the body of ``source`` starts."""
+    limits: tuple[int, int]
+    """The ``max_bytes`` and ``max_depth`` it was parsed with."""
+
+    def serves(self, raw: bytes, *, max_bytes: int, max_depth: int) -> bool:
+        """True when parsing ``raw`` with these bounds would give this body: same fields, same bytes."""
+        if self.limits != (max_bytes, max_depth):
+            return False
+        if raw is self.source:
+            return True
+        header_end, body_start = _header_bounds(raw)
+        return (
+            len(raw) - body_start == len(self.source) - self.body_start
+            and _structure_fields(raw, header_end) == self.structure
+            # startswith compares in place (memcmp): no copy of a body of many megabytes.
+            and raw.startswith(memoryview(self.source)[self.body_start :], body_start)
+        )
+
+
+def parse_body(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH) -> ParsedBody:
+    """The MIME half of :func:`parse_message`: bounded in time whatever ``raw`` holds; never raises.
+
+    The stdlib parser is given only the top-level fields that shape the structure, then the
+    body, cut at ``max_bytes`` and where its cost bounds say; what comes before a cut is read.
+    """
+    header_end, body_start = _header_bounds(raw)
+    structure = _structure_fields(raw, header_end)
+    mime_input = structure + raw[body_start:]
+    truncated = False
+    if len(mime_input) > max_bytes:
+        mime_input = mime_input[:max_bytes]
+        truncated = True
+    root, cut = _parse_mime(mime_input)
+    del mime_input  # the tree holds what it needs; a big input need not live on
+    body = _Body(truncated=truncated or cut)
+    if root is None:
+        body.truncated = True
+    else:
+        _read_parts(root, body, max_depth=max_depth)
+    return ParsedBody(
         text=(body.text or "").replace("\r\n", "\n"),
         html=body.html,
         attachments=tuple(body.attachments),
+        truncated=body.truncated,
         # Over the whole input, not the cut: copies of one message delivered to several
         # recipients differ only in stamped headers, and must still hash alike when long.
-        body_sha256=hashlib.sha256(raw[_header_bounds(raw)[1] :]).hexdigest(),
-        truncated=truncated or body.truncated,
+        sha256=hashlib.sha256(memoryview(raw)[body_start:]).hexdigest(),
+        structure=structure,
+        source=raw,
+        body_start=body_start,
+        limits=(max_bytes, max_depth),
     )
 
 
@@ -153,11 +241,12 @@ def _header_bounds(raw: bytes) -> tuple[int, int]:
         return 0, 1
     if raw.startswith(b"\r\n"):
         return 0, 2
-    # An empty line is a line break followed by "\n" or "\r\n".
-    found = [(at, at + len(sep)) for sep in (b"\n\n", b"\n\r\n") if (at := raw.find(sep)) >= 0]
-    if not found:
+    # An empty line is a line break followed by "\n" or "\r\n": one search stops at the first
+    # (a search for "\n\n" alone would scan all of a CRLF message).
+    found = _EMPTY_LINE.search(raw)
+    if found is None:
         return len(raw), len(raw)
-    newline, body = min(found)
+    newline, body = found.span()
     return (newline - 1 if raw[newline - 1] == ord("\r") else newline), body
 
 
@@ -350,6 +439,41 @@ class _MimePolicy(Compat32):
 
 _MIME_POLICY: Final = _MimePolicy()
 
+
+@dataclass
+class _Work:
+    """What the stdlib parser has built so far in one parse: parts and header fields."""
+
+    parts: int = 0
+    fields: int = 0
+
+
+class _StructureMessage(Message):
+    """A stdlib message part that stores only the fields describing structure (Content-*, MIME-Version).
+
+    The parser looks up the enclosing part's Content-Type once per sub-part, scanning all its
+    fields each time: 20,000 fields on a part of 10,000 sub-parts cost their product (seconds).
+    Nothing else of a part's fields is read; their size is counted for attached messages.
+    """
+
+    def __init__(self, policy: Compat32 = _MIME_POLICY, *, work: _Work | None = None) -> None:
+        super().__init__(policy)
+        self.kept_fields = 0
+        self.other_field_bytes = 0
+        self._work = _Work() if work is None else work
+        self._work.parts += 1
+
+    def set_raw(self, name: str, value: str) -> None:
+        """Store a structure field (the first _MAX_STRUCTURE_FIELDS); count the size of any other."""
+        self._work.fields += 1
+        lowered = name.lower()
+        if self.kept_fields < _MAX_STRUCTURE_FIELDS and (lowered.startswith("content-") or lowered == "mime-version"):
+            self.kept_fields += 1
+            super().set_raw(name, value)
+        else:
+            self.other_field_bytes += len(name) + len(str(value)) + 4
+
+
 # Inline messages that are opened like a multipart (a forward without "attachment").
 _READABLE_MESSAGES: Final = frozenset({"message/rfc822", "message/global"})
 
@@ -364,20 +488,57 @@ class _Body:
     truncated: bool = False
 
 
-def _parse_mime(raw: bytes) -> Message | None:
-    """The stdlib's MIME tree of ``raw``, or None when parsing it would cost too much or fails."""
-    lines = max(raw.count(b"\n"), raw.count(b"\r"))
-    nesting = raw.lower().count(b"boundary")
-    if lines * (1 + nesting) > _MAX_LINE_BOUNDARY_CHECKS:
-        return None
-    if raw.count(b"\n--") + raw.count(b"\r--") > _MAX_DELIMITER_LINES:
-        return None
+def _structure_fields(raw: bytes, header_end: int) -> bytes:
+    """The top-level Content-* and MIME-Version fields as they are written, then the empty line.
+
+    Only these shape the MIME structure. Handing the stdlib parser no others bounds what it
+    does per sub-part (see :class:`_StructureMessage`); every field is read by
+    :func:`_read_headers`. Found with ``bytes.find`` (a regular expression over megabytes of
+    header lines costs a second); the first _MAX_STRUCTURE_FIELDS count, as the parser keeps.
+    """
+    lowered = b"\n" + raw[:header_end].lower()  # index i of a "\nname" here is field start i in raw
+    starts: list[int] = []
+    for prefix in (b"\ncontent-", b"\nmime-version:"):
+        found = 0
+        at = lowered.find(prefix)
+        while at >= 0 and found < _MAX_STRUCTURE_FIELDS:
+            starts.append(at)
+            found += 1
+            at = lowered.find(prefix, at + 1)
+    del lowered
+    fields = []
+    for start in sorted(starts)[:_MAX_STRUCTURE_FIELDS]:
+        field_match = _STRUCTURE_FIELD.match(raw, start, header_end)
+        if field_match is not None:
+            fields.append(field_match[0].removesuffix(b"\r") + b"\r\n")
+    return b"".join(fields) + b"\r\n"
+
+
+def _parse_mime(data: bytes) -> tuple[Message | None, bool]:
+    """The stdlib's MIME tree of as much of ``data`` as the work budget allows, and whether it was cut.
+
+    None when parsing fails.
+    """
+    work = _Work()
+    parser = BytesFeedParser(partial(_StructureMessage, work=work), policy=_MIME_POLICY)
+    lines = nesting = 0
+    size = len(data)
+    cut = False
     try:
-        return BytesParser(policy=_MIME_POLICY).parsebytes(raw)
+        for at in range(0, size, _FEED_BYTES):
+            end = min(at + _FEED_BYTES, size)
+            lines += max(data.count(b"\n", at, end), data.count(b"\r", at, end))
+            # Counted where it starts, so a word across two slices counts once.
+            nesting += data[at : min(end + 7, size)].lower().count(b"boundary")
+            if lines * (_LINE_WORK + nesting) + work.fields * _FIELD_WORK + work.parts * _PART_WORK > _MAX_PARSE_WORK:
+                cut = True
+                break
+            parser.feed(data[at:end])
+        return parser.close(), cut
     except Exception:
         # The parser recurses once per nesting level (RecursionError on deep nesting), and
         # a poison message must never stop the sync of every message after it.
-        return None
+        return None, cut
 
 
 def _read_parts(root: Message, body: _Body, *, max_depth: int) -> None:
@@ -514,6 +675,8 @@ def _attached_message_size(part: Message) -> int:
         seen += 1
         # raw_items() returns the stored values: reading them parses nothing.
         size += sum(len(name) + len(str(value)) + 4 for name, value in current.raw_items()) + 2
+        if isinstance(current, _StructureMessage):
+            size += current.other_field_bytes
         children = _children(current)
         if children is None:
             size += len(_payload(current))

@@ -180,11 +180,12 @@ async def test_full_message_shape(gateway: RunningGateway) -> None:
     (summary,) = (await gateway.messages(address, token))["messages"]
     async with gateway.client(token) as client:
         full = (await client.get(f"/v1/identities/{address}/messages/{summary['id']}")).json()
-    assert set(full) == set(summary) | {"headers", "text", "html", "attachments"}
+    assert set(full) == set(summary) | {"headers", "text", "html", "attachments", "truncated"}
     assert "482913" in full["text"]
     assert html in full["html"]  # raw HTML for agents
     assert {"name": "Subject", "value": "Both parts"} in full["headers"]
     assert full["attachments"] == []
+    assert full["truncated"] is False
 
 
 async def test_patch_sets_and_clears_seen(gateway: RunningGateway) -> None:

@@ -613,6 +613,8 @@ def test_public_names() -> None:
         "MAX_MESSAGE_BYTES",
         "MAX_MIME_DEPTH",
         "MAX_MIME_PARTS",
+        "ParsedBody",
+        "parse_body",
         "parse_message",
         "raw_headers",
     }

@@ -20,23 +20,26 @@ _ADDRESSES = msgspec.json.Decoder(list[str])
 
 
 def moved_grants(
-    lost: Iterable[tuple[str, str, int]], remaining: Iterable[tuple[str, str, float, str]]
-) -> list[tuple[str, str, str, float, int]]:
+    lost: Iterable[tuple[str, str, float, str, int]], remaining: Iterable[tuple[str, str, str]]
+) -> list[tuple[str, str, str, float, int, str]]:
     """Where grants whose copy left go: to the first remaining copy of the message that grants the address.
 
-    `lost` holds (address, message key, seq) of the removed grants, `remaining` the (message key,
-    copy id, received at, grants JSON) of the copies still indexed, in index order. Returns the
-    new grants as (address, message key, copy id, received at, seq): a moved grant keeps its
-    listing position, so a stream that already delivered the message does not deliver it again.
+    `lost` holds (address, message key, received at, origin id, seq) of the removed grants,
+    `remaining` the (message key, copy id, grants JSON) of the copies still indexed, in index
+    order. Returns the new grants as (address, message key, copy id, received at, seq, origin id).
+    A moved grant changes only the copy it is read through: it keeps its listing position (a
+    stream that delivered the message does not deliver it again) and the receipt time and
+    origin id that windows compare, so a move never shows the message to an identity the
+    first grant was hidden from (a re-created name never gets its earlier owner's mail).
     """
-    candidates: dict[str, list[tuple[str, float, frozenset[str]]]] = {}
-    for key, copy_id, received_ts, grants_json in remaining:
-        candidates.setdefault(key, []).append((copy_id, received_ts, frozenset(_ADDRESSES.decode(grants_json))))
+    candidates: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for key, copy_id, grants_json in remaining:
+        candidates.setdefault(key, []).append((copy_id, frozenset(_ADDRESSES.decode(grants_json))))
     moved = []
-    for address, key, seq in lost:
-        for copy_id, received_ts, grants in candidates.get(key, ()):
+    for address, key, received_ts, origin_id, seq in lost:
+        for copy_id, grants in candidates.get(key, ()):
             if address in grants:
-                moved.append((address, key, copy_id, received_ts, seq))
+                moved.append((address, key, copy_id, received_ts, seq, origin_id))
                 break
     return moved
 
@@ -99,7 +102,10 @@ class MessageIndex(Protocol):
         """The message if `identity` is granted it, inside `filters`, and has not deleted it."""
 
     async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
-        """The listing position of one of `address`'s messages (removed ones too), for paging."""
+        """The listing position of one of `address`'s messages (removed ones too), for paging.
+
+        Its id and receipt time are the first granted copy's (see `Cursor`).
+        """
 
     async def copies(self, message_id: str) -> tuple[list[str], list[Grant]]:
-        """Every copy id of the message `message_id` belongs to, and every grant of that message."""
+        """Every copy id of the message `message_id` belongs to, and every grant of that message (see `Grant`)."""

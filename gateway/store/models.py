@@ -140,7 +140,11 @@ class Summary:
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """One address's grant of one message: through which copy, received when."""
+    """One address's grant of one message, as an identity's window judges it.
+
+    `copy_id` and `received_ts` are those of the copy that first granted it: a grant that
+    moved to another copy (its first left the mailbox) keeps them, never the later copy's.
+    """
 
     address: str
     copy_id: str
@@ -151,6 +155,8 @@ class Grant:
 class Cursor:
     """A position in an address's listing: the message there (id, receipt time) and its `seq`.
 
+    `id` and `received_ts` are those of the copy that first granted the message (what an
+    identity's window compares), even when the grant has since moved to another copy.
     Listings sort by `seq`, the index's insertion sequence (internal, renumbered by a rebuild):
     mail indexed after a cursor was taken always sorts after it, whatever its receipt time.
     """

@@ -237,7 +237,8 @@ async def test_grants_follow_the_copies_that_remain(store: Store, people: tuple[
     assert await ids(store, a, after=stream_a) == ["later"]  # not delivered a second time
     assert await ids(store, a, after=await cursor(store, A, "copy-b")) == ["later"]
     _, grants = await store.index.copies("copy-b")
-    assert sorted((g.address, g.copy_id) for g in grants) == [(A, "copy-b"), (B, "copy-b")]
+    # Judged as before the move: by the copy first granted (see the window tests below).
+    assert sorted((g.address, g.copy_id, g.received_ts) for g in grants) == [(A, "copy-a", 1.0), (B, "copy-a", 1.0)]
     # The last copy leaves: gone for both, and the key is reported so its marks retire.
     assert await store.index.remove(["copy-b"]) == {"k"}
     assert await ids(store, a) == ["later"] and await ids(store, b) == ["later"]
@@ -254,6 +255,50 @@ async def test_a_grant_moves_only_to_a_copy_that_grants_that_address(
     assert await store.index.remove(["copy-a"]) == set()
     assert await ids(store, a) == [] and await ids(store, b) == ["copy-b"]
     assert (await cursor(store, A, "copy-a")).id == "copy-a"  # still a cursor for a
+
+
+async def test_a_moved_grant_keeps_the_creation_window_of_the_copy_it_left(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, _ = people
+    # The name's earlier owner got the message at t=100; the copy of another recipient named
+    # in To: arrived at t=600, after the name was re-created (its window opens at t=500).
+    await store.index.add([record("copy-old", 100, {A, B}, key="k"), record("copy-late", 600, {A, B}, key="k")])
+    await store.index.remove(["copy-old"])  # retention or an outside expunge takes the first copy
+    since_creation = Filters(500)
+    assert await ids(store, a) == ["copy-late"]  # the grant moved: the earlier owner keeps it
+    assert await ids(store, a, since_creation) == []  # but the new owner never sees it
+    assert await store.index.visible(a, "copy-late", since_creation) is None
+    # What the window compares (a cursor, a grant) is the grant's first copy, not the later one.
+    found = await cursor(store, A, "copy-late")
+    assert (found.received_ts, found.id) == (100.0, "copy-old")
+    _, grants = await store.index.copies("copy-late")
+    assert sorted((g.address, g.copy_id, g.received_ts) for g in grants) == [
+        (A, "copy-old", 100.0),
+        (B, "copy-old", 100.0),
+    ]
+    # When that copy leaves too, its cursor still says when and where the grant began.
+    await store.index.remove(["copy-late"])
+    assert (await cursor(store, A, "copy-late")).received_ts == 100.0
+    # And a copy arriving after all of them left grants nothing afresh (its own later time).
+    await store.index.add([record("copy-deferred", 700, {A, B}, key="k")])
+    assert await ids(store, a) == [] and await store.index.visible(a, "copy-deferred", since_creation) is None
+
+
+async def test_a_moved_grant_keeps_the_fence_of_the_copy_it_left(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, _ = people
+    # IMAP ids: the re-created name is fenced at id-5; the later copy id-9 is past the fence.
+    await store.index.add([record("id-1", 100, {A, B}, key="k"), record("id-9", 100, {A, B}, key="k")])
+    await store.index.remove(["id-1"])
+    fenced = Filters(0, "id-5")
+    assert await ids(store, a) == ["id-9"]
+    assert await ids(store, a, fenced) == []
+    assert await store.index.visible(a, "id-9", fenced) is None
+    assert (await cursor(store, A, "id-9")).id == "id-1"
+    await store.index.remove(["id-9"])
+    assert (await cursor(store, A, "id-9")).id == "id-1"  # a removed moved grant: still the first copy
 
 
 async def test_remove_returns_the_keys_with_no_copy_left(store: Store, people: tuple[Identity, Identity]) -> None:

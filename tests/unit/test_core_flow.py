@@ -260,6 +260,25 @@ async def test_a_copy_that_leaves_takes_the_message_only_from_those_no_other_cop
     assert [s.id for s in (await flow.inbox.listing(b, ListQuery())).summaries] == [copy_b]
 
 
+async def test_a_re_created_name_never_gets_old_mail_through_a_copy_that_remains(flow: Flow) -> None:
+    old_owner = await person(flow, "x")
+    await flow.sync.catch_up()  # the index knows the mailbox: later catch-ups reconcile, not rebuild
+    # A sign-up mail To: x and z; z's copy is deferred by the sending server.
+    headers = [("Message-ID", "<sign-up@example.com>")]  # one message: its copies share a key
+    raw = make_message(to=[old_owner.address, f"z@{DOMAIN}"], subject="old owner's code", headers=headers).as_bytes()
+    (copy_x,) = await flow.source.deliver(raw, [old_owner.address])
+    await flow.sync.catch_up()
+    await flow.store.identities.delete(old_owner)
+    new_owner, _ = await flow.store.identities.create("x", force=True)
+    await flow.source.deliver(raw, [f"z@{DOMAIN}"])  # z's copy arrives, naming x in To
+    await flow.sync.catch_up()
+    assert await flow.subjects(new_owner) == []
+    flow.source.maildir.remove(copy_x)  # retention or an outside expunge takes x's copy first
+    await flow.sync.catch_up()
+    # x's grant moves to z's copy, but keeps when it was granted: before the new owner existed.
+    assert await flow.subjects(new_owner) == []
+
+
 async def test_marks_of_mail_expunged_from_outside_are_retired_and_pruned(flow: Flow) -> None:
     a = await person(flow, "a")
     (copy_id,) = await flow.mail([a.address], "seen then expunged outside")

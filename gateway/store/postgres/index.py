@@ -21,7 +21,7 @@ _SUMMARY: Final = (
 _VISIBLE: Final = (
     f"SELECT {_SUMMARY} FROM grants g JOIN copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
     " LEFT JOIN marks k ON k.identity_id = %s AND k.message_key = g.message_key"
-    " WHERE g.address = %s AND g.received_at >= %s AND NOT coalesce(k.deleted, false)"
+    " WHERE g.address = %s AND g.received_at >= %s AND NOT coalesce(k.deleted, false)"  # the first grant's time
 )
 # A batch is two statements whatever its size: the copies that are new (their seq values taken
 # in batch order), then their grants (in batch order, so the first copy of a message granted
@@ -39,8 +39,8 @@ _ADD_COPIES: Final = (
     " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id, seq"
 )
 _ADD_GRANTS: Final = (
-    "INSERT INTO grants (address, message_key, copy_id, received_at, seq)"
-    " SELECT n.address, n.message_key, n.copy_id, n.received_at, n.seq"
+    "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id)"
+    " SELECT n.address, n.message_key, n.copy_id, n.received_at, n.seq, n.copy_id"
     " FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[]) WITH ORDINALITY"
     "  AS n (address, message_key, copy_id, received_at, seq, position)"
     " WHERE NOT EXISTS (SELECT 1 FROM gone WHERE gone.address = n.address AND gone.message_key = n.message_key)"
@@ -108,28 +108,29 @@ class PostgresIndex:
             cur = await conn.execute("SELECT DISTINCT message_key FROM copies WHERE copy_id = ANY(%s)", (ids,))
             keys = {str(r[0]) for r in await cur.fetchall()}
             cur = await conn.execute(
-                "SELECT address, message_key, seq FROM grants WHERE copy_id = ANY(%s) ORDER BY seq", (ids,)
+                "SELECT address, message_key, received_at, origin_id, seq FROM grants WHERE copy_id = ANY(%s)"
+                " ORDER BY seq",
+                (ids,),
             )
-            lost = [(str(a), str(k), int(q)) for a, k, q in await cur.fetchall()]
+            lost = [(str(a), str(k), float(t), str(o), int(q)) for a, k, t, o, q in await cur.fetchall()]
             await conn.execute(
-                "INSERT INTO gone (address, copy_id, received_at, message_key, seq)"
-                " SELECT address, copy_id, received_at, message_key, seq FROM grants WHERE copy_id = ANY(%s)"
-                " ON CONFLICT (address, copy_id) DO NOTHING",
+                "INSERT INTO gone (address, copy_id, received_at, message_key, seq, origin_id)"
+                " SELECT address, copy_id, received_at, message_key, seq, origin_id FROM grants"
+                " WHERE copy_id = ANY(%s) ON CONFLICT (address, copy_id) DO NOTHING",
                 (ids,),
             )
             await conn.execute("DELETE FROM grants WHERE copy_id = ANY(%s)", (ids,))
             await conn.execute("DELETE FROM copies WHERE copy_id = ANY(%s)", (ids,))
             cur = await conn.execute(
-                "SELECT message_key, copy_id, received_at, grants_json FROM copies WHERE message_key = ANY(%s)"
-                " ORDER BY seq",
+                "SELECT message_key, copy_id, grants_json FROM copies WHERE message_key = ANY(%s) ORDER BY seq",
                 (sorted(keys),),
             )
-            remaining = [(str(k), str(c), float(t), str(g)) for k, c, t, g in await cur.fetchall()]
+            remaining = [(str(k), str(c), str(g)) for k, c, g in await cur.fetchall()]
             moved = moved_grants(lost, remaining)
             if moved:
                 await conn.execute(
-                    "INSERT INTO grants (address, message_key, copy_id, received_at, seq)"
-                    " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[])"
+                    "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id)"
+                    " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[], %s::text[])"
                     " ON CONFLICT (address, message_key) DO NOTHING",
                     [list(c) for c in zip(*moved, strict=True)],
                 )
@@ -204,7 +205,7 @@ class PostgresIndex:
         sql: list[LiteralString] = [_VISIBLE]
         args: list[object] = [identity.id, identity.address, filters.since_ts]
         if filters.min_id is not None:
-            sql.append("AND g.copy_id >= %s")
+            sql.append("AND g.origin_id >= %s")  # the fence judges the first granted copy
             args.append(filters.min_id)
         # strpos, not LIKE: the user's text is matched as it is, wildcards and all.
         if filters.sender:
@@ -225,8 +226,8 @@ class PostgresIndex:
 
     async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
         row = await self._db.fetchone(
-            "SELECT received_at, copy_id, seq FROM grants WHERE address = %s AND copy_id = %s"
-            " UNION ALL SELECT received_at, copy_id, seq FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
+            "SELECT received_at, origin_id, seq FROM grants WHERE address = %s AND copy_id = %s"
+            " UNION ALL SELECT received_at, origin_id, seq FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
             (address, message_id, address, message_id),
         )
         return None if row is None else Cursor(float(row[0]), str(row[1]), int(row[2]))
@@ -239,6 +240,6 @@ class PostgresIndex:
                 return [], []
             cur = await conn.execute("SELECT copy_id FROM copies WHERE message_key = %s", key)
             ids = [str(r[0]) for r in await cur.fetchall()]
-            cur = await conn.execute("SELECT address, copy_id, received_at FROM grants WHERE message_key = %s", key)
+            cur = await conn.execute("SELECT address, origin_id, received_at FROM grants WHERE message_key = %s", key)
             grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
         return ids, grants

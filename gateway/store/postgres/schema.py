@@ -28,7 +28,8 @@ from gateway.store.postgres.database import Connection, Database
 __all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
 
 SCHEMA_VERSION: Final = 1
-INDEX_VERSION: Final = 2  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json
+INDEX_VERSION: Final = 3  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
+# 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id)
 """The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""
@@ -119,14 +120,17 @@ CREATE TABLE copies (
 );
 CREATE INDEX copies_by_key ON copies (message_key);
 CREATE INDEX copies_by_time ON copies (received_at);
--- One row per address and message: the copy that address was granted (its message id), and
--- its listing position (the seq of the copy that first granted it; kept when the grant moves).
+-- One row per address and message: the copy that address reads it through (its message id),
+-- and what stays when the grant moves to another copy: its listing position and the window
+-- an identity is judged by (received_at and origin_id, the id of the copy that first granted
+-- it, which the IMAP fence compares), so a move never shows a re-created name older mail.
 CREATE TABLE grants (
     address text COLLATE "C" NOT NULL,
     message_key text COLLATE "C" NOT NULL,
     copy_id text COLLATE "C" NOT NULL,
     received_at double precision NOT NULL,
     seq bigint NOT NULL,
+    origin_id text COLLATE "C" NOT NULL,
     PRIMARY KEY (address, message_key)
 );
 CREATE INDEX grants_listing ON grants (address, seq);
@@ -139,6 +143,7 @@ CREATE TABLE gone (
     received_at double precision NOT NULL,
     message_key text COLLATE "C" NOT NULL,
     seq bigint NOT NULL,
+    origin_id text COLLATE "C" NOT NULL,
     PRIMARY KEY (address, copy_id)
 );
 CREATE INDEX gone_by_time ON gone (received_at);

@@ -22,7 +22,7 @@ _SUMMARY: Final = (
 _VISIBLE: Final = (
     f"SELECT {_SUMMARY} FROM idx.grants g JOIN idx.copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
     " LEFT JOIN main.marks k ON k.identity_id = ? AND k.message_key = g.message_key"
-    " WHERE g.address = ? AND g.received_at >= ? AND coalesce(k.deleted, 0) = 0"
+    " WHERE g.address = ? AND g.received_at >= ? AND coalesce(k.deleted, 0) = 0"  # the first grant's time
 )
 
 
@@ -73,9 +73,10 @@ class SqliteIndex:
                         continue
                     seq = cur.lastrowid
                     conn.executemany(
-                        "INSERT OR IGNORE INTO idx.grants SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS"
+                        "INSERT OR IGNORE INTO idx.grants (address, message_key, copy_id, received_at, seq,"
+                        " origin_id) SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
                         " (SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ?)",
-                        [(a, k, c, t, seq, a, k) for a, k, c, t in grants],
+                        [(a, k, c, t, seq, c, a, k) for a, k, c, t in grants],
                     )
 
         await self._db.run(add)
@@ -97,32 +98,36 @@ class SqliteIndex:
                 }
                 one = [(i,) for i in ids]
                 lost = [
-                    (str(a), str(k), int(q))
+                    (str(a), str(k), float(t), str(o), int(q))
                     for chunk in _chunks(ids)
-                    for a, k, q in conn.execute(
-                        f"SELECT address, message_key, seq FROM idx.grants WHERE copy_id IN ({_marks(chunk)})",  # noqa: S608
+                    for a, k, t, o, q in conn.execute(
+                        "SELECT address, message_key, received_at, origin_id, seq FROM idx.grants"  # noqa: S608
+                        f" WHERE copy_id IN ({_marks(chunk)})",
                         chunk,
                     )
                 ]
                 conn.executemany(
-                    "INSERT OR IGNORE INTO idx.gone SELECT address, copy_id, received_at, message_key, seq"
-                    " FROM idx.grants WHERE copy_id = ?",
+                    "INSERT OR IGNORE INTO idx.gone (address, copy_id, received_at, message_key, seq, origin_id)"
+                    " SELECT address, copy_id, received_at, message_key, seq, origin_id FROM idx.grants"
+                    " WHERE copy_id = ?",
                     one,
                 )
                 conn.executemany("DELETE FROM idx.grants WHERE copy_id = ?", one)
                 conn.executemany("DELETE FROM idx.copies WHERE copy_id = ?", one)
                 key_list = sorted(keys)
                 remaining = [
-                    (str(k), str(c), float(t), str(g))
+                    (str(k), str(c), str(g))
                     for chunk in _chunks(key_list)
-                    for k, c, t, g in conn.execute(
-                        "SELECT message_key, copy_id, received_at, grants_json FROM idx.copies"  # noqa: S608
+                    for k, c, g in conn.execute(
+                        "SELECT message_key, copy_id, grants_json FROM idx.copies"  # noqa: S608
                         f" WHERE message_key IN ({_marks(chunk)}) ORDER BY seq",
                         chunk,
                     )
                 ]
                 conn.executemany(
-                    "INSERT OR IGNORE INTO idx.grants VALUES (?, ?, ?, ?, ?)", moved_grants(lost, remaining)
+                    "INSERT OR IGNORE INTO idx.grants (address, message_key, copy_id, received_at, seq, origin_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    moved_grants(lost, remaining),
                 )
                 left = {r[0] for r in remaining}
             return keys - left
@@ -201,7 +206,7 @@ class SqliteIndex:
         sql = [_VISIBLE]
         args: list[object] = [identity.id, identity.address, filters.since_ts]
         if filters.min_id is not None:
-            sql.append("AND g.copy_id >= ?")
+            sql.append("AND g.origin_id >= ?")  # the fence judges the first granted copy
             args.append(filters.min_id)
         if filters.sender:
             sql.append("AND instr(c.from_fold, ?) > 0")
@@ -222,8 +227,8 @@ class SqliteIndex:
     async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
         row = await self._db.run(
             lambda c: c.execute(
-                "SELECT received_at, copy_id, seq FROM idx.grants WHERE address = ? AND copy_id = ?"
-                " UNION ALL SELECT received_at, copy_id, seq FROM idx.gone WHERE address = ? AND copy_id = ?",
+                "SELECT received_at, origin_id, seq FROM idx.grants WHERE address = ? AND copy_id = ?"
+                " UNION ALL SELECT received_at, origin_id, seq FROM idx.gone WHERE address = ? AND copy_id = ?",
                 (address, message_id, address, message_id),
             ).fetchone()
         )
@@ -238,7 +243,7 @@ class SqliteIndex:
             grants = [
                 Grant(str(a), str(m), float(t))
                 for a, m, t in conn.execute(
-                    "SELECT address, copy_id, received_at FROM idx.grants WHERE message_key = ?", key
+                    "SELECT address, origin_id, received_at FROM idx.grants WHERE message_key = ?", key
                 )
             ]
             return ids, grants

@@ -33,8 +33,9 @@ __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrit
 log = logging.getLogger(__name__)
 
 DURABLE_VERSION: Final = 4
-INDEX_VERSION: Final = 7  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
-# 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json)
+INDEX_VERSION: Final = 8  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
+# 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json);
+# 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id)
 _LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
@@ -142,14 +143,17 @@ CREATE TABLE IF NOT EXISTS {s}.copies (
 );
 CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
 CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);
--- One row per address and message: the copy that address was granted (its message id), and
--- its listing position (the seq of the copy that first granted it; kept when the grant moves).
+-- One row per address and message: the copy that address reads it through (its message id),
+-- and what stays when the grant moves to another copy: its listing position and the window
+-- an identity is judged by (received_at and origin_id, the id of the copy that first granted
+-- it, which the IMAP fence compares), so a move never shows a re-created name older mail.
 CREATE TABLE IF NOT EXISTS {s}.grants (
     address TEXT NOT NULL,
     message_key TEXT NOT NULL,
     copy_id TEXT NOT NULL,
     received_at REAL NOT NULL,
     seq INTEGER NOT NULL,
+    origin_id TEXT NOT NULL,
     PRIMARY KEY (address, message_key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.grants_listing ON grants (address, seq);
@@ -164,6 +168,7 @@ CREATE TABLE IF NOT EXISTS {s}.gone (
     received_at REAL NOT NULL,
     message_key TEXT NOT NULL,
     seq INTEGER NOT NULL,
+    origin_id TEXT NOT NULL,
     PRIMARY KEY (address, copy_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.gone_by_time ON gone (received_at);

@@ -16,11 +16,12 @@ from typing import Final
 
 __all__ = ["HIDDEN", "TOKEN_SHAPED", "RedactingFormatter", "install_redaction", "looks_like_token", "redact"]
 
-TOKEN_SHAPED: Final = re.compile(r"(?<![A-Za-z0-9_-])am_[A-Za-z0-9_-]{16,}")
+TOKEN_SHAPED: Final = re.compile(r"(?:(?<![A-Za-z0-9_-])|(?<=%[0-9A-Fa-f]{2}))am_[A-Za-z0-9_-]{16,}")
 """A bearer token (`am_` + 24 random bytes base64url = 32 characters), or a piece of one
 (half a token is still half a secret): a run of base64url characters that starts with `am_`.
 A run that only contains `am_` further in is a word, not a token: an identity named
-`stream_notifications_bot` is neither refused by /ui nor blanked in the log. Kept in step with
+`stream_notifications_bot` is neither refused by /ui nor blanked in the log. A percent escape
+just before it (`Bearer%20am_…`, `x%3Aam_…` in a logged URL) ends a word too. Kept in step with
 `gateway.store.models.new_token` by a test."""
 
 HIDDEN: Final = "am_[hidden]"

@@ -8,11 +8,11 @@ window), so every gateway on one store counts together.
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any, Final
 
 from litestar.connection import ASGIConnection
 
+from gateway.clients import client_key
 from gateway.errors import TooManyAttempts
 from gateway.store import RateLimits
 
@@ -24,23 +24,6 @@ MAX_BAD_TOKENS: Final = 60
 A CI farm behind one NAT whose jobs start with a stale token makes a burst of a few dozen
 at most; a guesser makes thousands. A valid token is never counted and never held back."""
 BAD_TOKEN_WINDOW: Final = 60.0
-
-
-def client_key(host: str) -> str:
-    """What a throttle counts a client by: its IPv4 address, or its IPv6 /64.
-
-    One IPv6 host is routinely given a whole /64, so counting single IPv6 addresses would let
-    it try a fresh address for every guess (and flush the throttle's memory besides).
-    """
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host  # not an address (a test client's name, a Unix socket): counted as is
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 def client_of(connection: ASGIConnection[Any, Any, Any, Any]) -> str:

@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
+from gateway.clients import client_key
 from gateway.intake import replies
 from gateway.mail.recipients import normalize_address
 from gateway.mail.stamp import delivery_stamp, received_header, with_message_id
@@ -103,7 +104,8 @@ class _GatewaySMTP(SMTP):
         # (aiosmtpd calls this again after STARTTLS, which the intake does not offer.)
         if self._client is None and self._refusal is None:
             peer = transport.get_extra_info("peername")
-            client = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+            # An IPv6 host routinely holds a whole /64: counted by it, as the HTTP throttles count.
+            client = client_key(str(peer[0]) if isinstance(peer, tuple) else str(peer))
             self._refusal = self._limits.admit(client)
             if self._refusal is None:
                 self._client = client

@@ -40,9 +40,9 @@ Parse cost is bounded per message (gateway/mail/parse.py) and grows with size up
 bound: below this size a hostile copy costs at most a few hundred milliseconds."""
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
 PREPARE_TIMEOUT: Final = 2.0  # start-up waits this long to learn whether a new index has mail to rebuild
-RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0)
-"""Seconds before each retry of a catch-up that failed (the last repeats): the local source never
-calls for one itself, so without these a failed first build would leave the index rebuilding."""
+RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+"""Seconds before each retry of a catch-up that failed or skipped a copy (the last repeats): the
+local source never calls for one itself, so a failed first build would stay rebuilding."""
 FAILING_AFTER: Final = 3  # catch-ups failed in a row before /health reports the sync failing
 COSTLY_RETRY_DELAYS: Final = (1.0, 4.0)
 """Seconds before each new try at a costly copy that failed; after the last, a catch-up retries it."""
@@ -110,6 +110,7 @@ class Sync:
         self._left_to_lane: set[str] = set()  # costly copies the last catch-up left to the lane
         self._failures = 0  # catch-ups failed in a row
         self._retries = 0  # catch-ups called for again since last caught up (the backoff step)
+        self._gave_up = 0  # copies skipped as unreadable or unbuildable, ever
         self._retry = False  # a catch-up is due again (one failed, or the lane gave up a copy)
         self._wake = asyncio.Event()  # the lane tells `run` a catch-up is due
         self._epoch = 0  # bumped when the index is emptied for a new generation
@@ -169,16 +170,19 @@ class Sync:
         gone = known.difference(present)
         if gone:
             await self._index.remove(gone)
-        missing = [i for i in present if i not in known and i not in self._in_costly]
+        unindexed = [i for i in present if i not in known]
+        missing = [i for i in unindexed if i not in self._in_costly]
+        gave_up = self._gave_up
         await self.ingest(missing)
         if self._rebuilding:
             # Reads answer 503 until the index is whole; holding small mail back costs nothing.
             await self.settled()
         # Otherwise the main lane goes on: the copies left to the lane count once indexed.
-        self._left_to_lane = {i for i in missing if i in self._in_costly}
+        self._left_to_lane = {i for i in unindexed if i in self._in_costly}
         self._rebuilding = False
-        self._caught_up = True
-        self._retry = False
+        if self._gave_up == gave_up:  # else a copy was skipped: the retry catches up
+            self._caught_up = True
+            self._retry = False
         if missing or gone:
             log.info("index caught up: %d copies added, %d forgotten", len(missing), len(gone))
             async with self._changed:
@@ -244,6 +248,13 @@ class Sync:
                 RETRY_DELAYS[min(self._retries, len(RETRY_DELAYS)) - 1],
             )
 
+    def _skipped(self) -> None:
+        """A copy maybe still in the mailbox was not indexed: no claim of being caught up
+        (retention would retire its marks as an orphan's) until a catch-up has retried it."""
+        self._gave_up += 1
+        self._caught_up = False
+        self._retry_due()
+
     def _retry_due(self) -> None:
         """Have `run` catch up again, each time a little later (RETRY_DELAYS) until caught up."""
         self._retry = True
@@ -271,7 +282,7 @@ class Sync:
 
         Costly copies (over COSTLY_BYTES) are handed to the second lane and indexed soon after
         (`settled` waits for them). A copy that cannot be read or built is logged and skipped
-        (the next reconcile tries it again); it never holds up the others.
+        (a catch-up, called for with backoff, tries it again); it never holds up the others.
         """
         for start in range(0, len(ids), FETCH_BATCH):
             batch = ids[start : start + FETCH_BATCH]
@@ -288,6 +299,7 @@ class Sync:
                         if not self._source.reachable:
                             raise  # the mailbox went away: the reconcile after it returns
                         log.exception("mailbox copy %s cannot be indexed; skipped", one)
+                        self._skipped()
             await self._add(records)
 
     async def settled(self) -> None:
@@ -299,7 +311,8 @@ class Sync:
         while True:
             self._start_lane()
             joined = asyncio.ensure_future(self._costly.join())
-            lane = {self._costly_task} if self._costly_task is not None else set()
+            task = self._costly_task
+            lane = {task} if task is not None and not task.done() else set()
             try:
                 await asyncio.wait({joined, *lane}, return_when=asyncio.FIRST_COMPLETED)
             finally:
@@ -356,10 +369,7 @@ class Sync:
                 indexed, read = await self._index_costly(copy_id, epoch)
                 burst += read
                 if not indexed:
-                    # Maybe still in the mailbox: no claim of being caught up (retention would
-                    # take its marks for orphans) until a catch-up has retried it.
-                    self._caught_up = False
-                    self._retry_due()
+                    self._skipped()
             finally:
                 if self._in_costly.get(copy_id) == epoch:
                     del self._in_costly[copy_id]

@@ -211,6 +211,47 @@ async def test_a_costly_copy_given_up_is_not_caught_up(
     assert sync.caught_up
 
 
+async def test_a_costly_copy_given_up_in_a_rebuild_is_not_caught_up(
+    parts: tuple[LocalSource, Store, Sync], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, store, sync = parts
+    monkeypatch.setattr(sync_module, "COSTLY_RETRY_DELAYS", (0.01,), raising=False)
+
+    def broken(stored: Sequence[StoredMessage]) -> list[CopyRecord]:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(sync, "_build_costly", broken)
+    small = await source.deliver(_small("small"), [f"o@{DOMAIN}"])
+    await source.deliver(red_team(), [f"a@{DOMAIN}"])
+    await sync.catch_up()  # a first build: it waits for the lane, which gives the copy up
+    assert await store.index.known_ids() == set(small)
+    assert not sync.rebuilding  # one bad copy does not keep every read at 503
+    assert not sync.caught_up
+
+
+async def test_a_small_copy_skipped_is_not_caught_up(
+    parts: tuple[LocalSource, Store, Sync], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, store, sync = parts
+    await sync.catch_up()
+    real = sync._build_all
+
+    def poisoned(stored: Sequence[StoredMessage]) -> list[CopyRecord]:
+        if any(b"Subject: poison" in m.raw for m in stored):
+            raise ValueError("a bug in the parser")
+        return real(stored)
+
+    monkeypatch.setattr(sync, "_build_all", poisoned)
+    good = await source.deliver(_small("good"), [f"o@{DOMAIN}"])
+    await source.deliver(_small("poison"), [f"p@{DOMAIN}"])
+    await sync.catch_up()
+    assert await store.index.known_ids() == set(good)  # the others are indexed
+    assert not sync.caught_up  # but the index lacks a copy the mailbox has
+    monkeypatch.delattr(sync, "_build_all")  # mended
+    await sync.catch_up()
+    assert sync.caught_up
+
+
 async def test_a_copy_read_before_a_new_generation_is_not_indexed_after_it(
     parts: tuple[LocalSource, Store, Sync], held_lane: threading.Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,8 +2,11 @@
 
 On start it reconciles the index with the mailbox (new copies indexed, vanished ones
 forgotten); then it indexes each batch the source announces, and reconciles again whenever
-the source says it may have lost track. A new source generation (IMAP UIDVALIDITY) voids
-every indexed id: the index is emptied and rebuilt. Marks survive that, being keyed by message.
+the source says it may have lost track, or a catch-up failed or skipped a copy (with backoff:
+the local source never asks). Only a rebuild waits for the second lane; a reconcile leaves
+the costly copies to it and counts as caught up once they are indexed. A new source
+generation (IMAP UIDVALIDITY) voids every indexed id: the index is emptied and rebuilt. Marks
+survive that, being keyed by message.
 
 While the index is being built from nothing (deleted, new, or emptied by a new generation)
 it is `rebuilding`: it lacks mail it will hold in a moment, so reading it would answer wrong
@@ -238,6 +241,8 @@ class Sync:
             self._failures = 0
         except SourceUnavailable as exc:
             log.warning("catching up with the mailbox failed (%s); the source calls for it again", exc)
+            if self._retry:
+                self._retries += 1  # a retry already due backs off meanwhile
         except Exception:
             # New mail must keep flowing even if the backlog could not be read.
             self._failures += 1

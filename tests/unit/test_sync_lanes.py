@@ -7,6 +7,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -119,24 +120,32 @@ async def _until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
             await asyncio.sleep(0.01)
 
 
+@dataclass(frozen=True)
+class _Held:
+    entered: threading.Event  # the lane reached a copy's build
+    release: threading.Event  # set by the test: the lane goes on
+
+
 @pytest.fixture
-def held_lane(parts: tuple[LocalSource, Store, Sync], monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
-    """The second lane stops before building each copy (after reading it) until the event is set."""
+def held_lane(parts: tuple[LocalSource, Store, Sync], monkeypatch: pytest.MonkeyPatch) -> Iterator[_Held]:
+    """The second lane stops before building each copy (after reading it) until the event is set;
+    its `entered` event is set once the lane got there."""
     sync = parts[2]
-    release = threading.Event()
+    lane = _Held(threading.Event(), threading.Event())
     real = sync._build_costly
 
     def held(stored: Sequence[StoredMessage]) -> list[CopyRecord]:
-        assert release.wait(30), "the test never released the lane"
+        lane.entered.set()
+        assert lane.release.wait(30), "the test never released the lane"
         return real(stored)
 
     monkeypatch.setattr(sync, "_build_costly", held)
-    yield release
-    release.set()  # never leave a worker thread waiting
+    yield lane
+    lane.release.set()  # never leave a worker thread waiting
 
 
 async def test_a_reconcile_does_not_wait_for_the_second_lane(
-    parts: tuple[LocalSource, Store, Sync], held_lane: threading.Event
+    parts: tuple[LocalSource, Store, Sync], held_lane: _Held
 ) -> None:
     source, store, sync = parts
     await sync.catch_up()  # built (empty): from now on a catch-up is a reconcile, not a rebuild
@@ -148,7 +157,7 @@ async def test_a_reconcile_does_not_wait_for_the_second_lane(
         await sync.catch_up()
     assert await store.index.known_ids() == set(small)
     assert not sync.caught_up  # the lane still holds copies that catch-up found
-    held_lane.set()
+    held_lane.release.set()
     await sync.settled()
     assert await store.index.known_ids() == set(costly + small)
     assert sync.caught_up
@@ -253,7 +262,7 @@ async def test_a_small_copy_skipped_is_not_caught_up(
 
 
 async def test_a_copy_read_before_a_new_generation_is_not_indexed_after_it(
-    parts: tuple[LocalSource, Store, Sync], held_lane: threading.Event, monkeypatch: pytest.MonkeyPatch
+    parts: tuple[LocalSource, Store, Sync], held_lane: _Held, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source, store, sync = parts
     await sync.catch_up()
@@ -261,7 +270,7 @@ async def test_a_copy_read_before_a_new_generation_is_not_indexed_after_it(
     indexed: list[CopyRecord] = []
     sync.on_indexed(indexed.extend)
     await sync.ingest([copy])
-    await _until(lambda: bool(sync._in_costly) and sync._costly.empty())  # the lane has read it
+    await _until(held_lane.entered.is_set)  # the lane has read it
     # A new UIDVALIDITY: the same id now names another message.
     path = source.maildir._path(copy)
     assert path is not None
@@ -269,7 +278,7 @@ async def test_a_copy_read_before_a_new_generation_is_not_indexed_after_it(
     monkeypatch.setattr(LocalSource, "generation", "maildir-2")
     rebuild = asyncio.create_task(sync.catch_up())
     await _until(lambda: sync.rebuilding)
-    held_lane.set()
+    held_lane.release.set()
     async with asyncio.timeout(15):
         await rebuild
     assert [r.subject for r in indexed] == ["after"]  # never the old generation's copy

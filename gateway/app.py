@@ -68,11 +68,12 @@ class Gateway:
     sync_task: asyncio.Task[None] | None = None
 
     def health(self) -> HealthOut:
-        """What /health reports: failing once the sync task ended while the gateway runs,
-        rebuilding while the index is built from the mailbox (mail reads answer 503 meanwhile)."""
+        """What /health reports: failing once the sync task ended while the gateway runs (or its
+        catch-ups keep failing: it retries, but a supervisor should look), rebuilding while the
+        index is built from the mailbox (mail reads answer 503 meanwhile)."""
         syncing = self.sync_task is not None and not self.sync_task.done()
         status: Literal["ok", "rebuilding", "failing"] = (
-            "failing" if not syncing else "rebuilding" if self.sync.rebuilding else "ok"
+            "failing" if not syncing or self.sync.failing else "rebuilding" if self.sync.rebuilding else "ok"
         )
         return HealthOut(status, self.source.kind, "ok" if self.source.reachable else "unreachable")
 

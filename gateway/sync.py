@@ -2,8 +2,11 @@
 
 On start it reconciles the index with the mailbox (new copies indexed, vanished ones
 forgotten); then it indexes each batch the source announces, and reconciles again whenever
-the source says it may have lost track. A new source generation (IMAP UIDVALIDITY) voids
-every indexed id: the index is emptied and rebuilt. Marks survive that, being keyed by message.
+the source says it may have lost track, or a catch-up failed or skipped a copy (with backoff:
+the local source never asks). Only a rebuild waits for the second lane; a reconcile leaves
+the costly copies to it and counts as caught up once they are indexed. A new source
+generation (IMAP UIDVALIDITY) voids every indexed id: the index is emptied and rebuilt. Marks
+survive that, being keyed by message.
 
 While the index is being built from nothing (deleted, new, or emptied by a new generation)
 it is `rebuilding`: it lacks mail it will hold in a moment, so reading it would answer wrong
@@ -24,7 +27,7 @@ from gateway.mail.models import Code, Link
 from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
 from gateway.memory import release_after_big, tune_allocator
-from gateway.sources.base import MailSource, SourceUnavailable, StoredMessage
+from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
 
 __all__ = ["Sync", "build_record"]
@@ -40,6 +43,12 @@ Parse cost is bounded per message (gateway/mail/parse.py) and grows with size up
 bound: below this size a hostile copy costs at most a few hundred milliseconds."""
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
 PREPARE_TIMEOUT: Final = 2.0  # start-up waits this long to learn whether a new index has mail to rebuild
+RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
+"""Seconds before each retry of a catch-up that failed or skipped a copy (the last repeats): the
+local source never calls for one itself, so a failed first build would stay rebuilding."""
+FAILING_AFTER: Final = 3  # catch-ups failed in a row before /health reports the sync failing
+COSTLY_RETRY_DELAYS: Final = (1.0, 4.0)
+"""Seconds before each new try at a costly copy that failed; after the last, a catch-up retries it."""
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
@@ -100,10 +109,17 @@ class Sync:
         self._changed = asyncio.Condition()
         self._listeners: list[Callable[[Sequence[CopyRecord]], None]] = []
         self._rebuilding = False
-        self._caught_up = False
-        # The second lane: ids of costly copies, indexed one at a time by their own task.
-        self._costly: asyncio.Queue[str] = asyncio.Queue()
-        self._in_costly: set[str] = set()
+        self._caught_up = False  # the last catch-up's own part is done (see `caught_up`)
+        self._left_to_lane: set[str] = set()  # costly copies the last catch-up left to the lane
+        self._failures = 0  # catch-ups failed in a row
+        self._retries = 0  # catch-ups called for again since last caught up (the backoff step)
+        self._gave_up = 0  # copies skipped as unreadable or unbuildable, ever
+        self._retry = False  # a catch-up is due again (one failed, or the lane gave up a copy)
+        self._wake = asyncio.Event()  # the lane tells `run` a catch-up is due
+        self._epoch = 0  # bumped when the index is emptied for a new generation
+        # The second lane: (id, epoch) of costly copies, indexed one at a time by their own task.
+        self._costly: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._in_costly: dict[str, int] = {}  # id -> epoch, from queued until indexed or given up
         self._costly_task: asyncio.Task[None] | None = None
         self._costly_shared: _Shared | None = None  # used by that lane's thread only
 
@@ -115,8 +131,16 @@ class Sync:
     @property
     def caught_up(self) -> bool:
         """Whether a catch-up of the current generation completed: the index then held every copy
-        the mailbox had (what it lacks has left the mailbox, not just not been read yet)."""
-        return self._caught_up
+        the mailbox had (what it lacks has left the mailbox, not just not been read yet).
+
+        The costly copies that catch-up handed to the second lane count only once indexed.
+        """
+        return self._caught_up and self._left_to_lane.isdisjoint(self._in_costly)
+
+    @property
+    def failing(self) -> bool:
+        """Whether the last FAILING_AFTER catch-ups all failed (retries go on; /health says failing)."""
+        return self._failures >= FAILING_AFTER
 
     async def prepare(self) -> None:
         """Before the API serves: an index with no mailbox state over a mailbox with mail is `rebuilding`."""
@@ -141,17 +165,27 @@ class Sync:
                 log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
             self._rebuilding = self._rebuilding or bool(present)
             self._caught_up = False  # until the index holds this generation's copies
+            self._epoch += 1  # what the lane holds is void: it may not be added after the clear
+            self._in_costly.clear()
             await self._index.clear()
             await self._index.set_meta(GENERATION_KEY, generation)
         known = await self._index.known_ids()
         gone = known.difference(present)
         if gone:
             await self._index.remove(gone)
-        missing = [i for i in present if i not in known and i not in self._in_costly]
+        unindexed = [i for i in present if i not in known]
+        missing = [i for i in unindexed if i not in self._in_costly]
+        gave_up = self._gave_up
         await self.ingest(missing)
-        await self.settled()  # caught up means every copy indexed, the costly ones too
+        if self._rebuilding:
+            # Reads answer 503 until the index is whole; holding small mail back costs nothing.
+            await self.settled()
+        # Otherwise the main lane goes on: the copies left to the lane count once indexed.
+        self._left_to_lane = {i for i in unindexed if i in self._in_costly}
         self._rebuilding = False
-        self._caught_up = True
+        if self._gave_up == gave_up:  # else a copy was skipped: the retry catches up
+            self._caught_up = True
+            self._retry = False
         if missing or gone:
             log.info("index caught up: %d copies added, %d forgotten", len(missing), len(gone))
             async with self._changed:
@@ -168,40 +202,92 @@ class Sync:
                 self._costly_task.cancel()
 
     async def _run(self) -> None:
+        await self._try_catch_up()
+        batch: asyncio.Task[Changes | None] | None = None
+        try:
+            while True:
+                if batch is None:
+                    batch = asyncio.create_task(self._source.next_batch())
+                if self.caught_up:
+                    self._retries = 0
+                if self._retry:
+                    delay = RETRY_DELAYS[min(self._retries, len(RETRY_DELAYS)) - 1]
+                    # The pending batch is kept, not cancelled: no announcement is lost.
+                    done, _ = await asyncio.wait({batch}, timeout=delay)
+                    if not done:
+                        await self._try_catch_up()
+                        continue
+                else:
+                    woken = asyncio.create_task(self._wake.wait())
+                    try:
+                        await asyncio.wait({batch, woken}, return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        woken.cancel()
+                    self._wake.clear()
+                    if not batch.done():
+                        continue  # the lane gave a copy up: a catch-up is due
+                changes, batch = batch.result(), None
+                if changes is None:
+                    return
+                await self._apply(changes)
+        finally:
+            if batch is not None:
+                batch.cancel()
+
+    async def _try_catch_up(self) -> None:
+        """Catch up; on failure log it, count it, and leave a retry due (with backoff)."""
         try:
             await self.catch_up()
+            self._failures = 0
         except SourceUnavailable as exc:
             log.warning("catching up with the mailbox failed (%s); the source calls for it again", exc)
+            if self._retry:
+                self._retries += 1  # a retry already due backs off meanwhile
         except Exception:
             # New mail must keep flowing even if the backlog could not be read.
-            log.exception("catching up with the mailbox failed; indexing new mail only")
-        while True:
-            changes = await self._source.next_batch()
-            if changes is None:
-                return
-            try:
-                if changes.resync:
-                    await self.catch_up()
-                else:
-                    await self.ingest(changes.added)
-            except SourceUnavailable as exc:
-                # The source retries and calls for a reconcile once it is back.
-                log.warning("the mailbox went away while indexing (%s)", exc)
-            except Exception:
-                # One bad batch must not stop the sync: log it, then a full catch-up indexes
-                # whatever the mailbox holds and the index lacks.
-                log.exception("indexing %d new copies failed; catching up", len(changes.added))
-                try:
-                    await self.catch_up()
-                except Exception:
-                    log.exception("catching up after a failed batch failed too")
+            self._failures += 1
+            self._retry_due()
+            log.exception(
+                "catching up with the mailbox failed (%d in a row); indexing new mail only, retrying in %.0f s",
+                self._failures,
+                RETRY_DELAYS[min(self._retries, len(RETRY_DELAYS)) - 1],
+            )
+
+    def _skipped(self) -> None:
+        """A copy maybe still in the mailbox was not indexed: no claim of being caught up
+        (retention would retire its marks as an orphan's) until a catch-up has retried it."""
+        self._gave_up += 1
+        self._caught_up = False
+        self._retry_due()
+
+    def _retry_due(self) -> None:
+        """Have `run` catch up again, each time a little later (RETRY_DELAYS) until caught up."""
+        self._retry = True
+        self._retries += 1
+        self._wake.set()
+
+    async def _apply(self, changes: Changes) -> None:
+        """Index one announced batch, or reconcile when the source calls for it."""
+        if changes.resync:
+            await self._try_catch_up()
+            return
+        try:
+            await self.ingest(changes.added)
+        except SourceUnavailable as exc:
+            # The source retries and calls for a reconcile once it is back.
+            log.warning("the mailbox went away while indexing (%s)", exc)
+        except Exception:
+            # One bad batch must not stop the sync: log it, then a full catch-up indexes
+            # whatever the mailbox holds and the index lacks (retried with backoff if it fails).
+            log.exception("indexing %d new copies failed; catching up", len(changes.added))
+            await self._try_catch_up()
 
     async def ingest(self, ids: Sequence[str]) -> None:
         """Fetch, build and index these copies (FETCH_BATCH at a time), then tell the listeners.
 
         Costly copies (over COSTLY_BYTES) are handed to the second lane and indexed soon after
         (`settled` waits for them). A copy that cannot be read or built is logged and skipped
-        (the next reconcile tries it again); it never holds up the others.
+        (a catch-up, called for with backoff, tries it again); it never holds up the others.
         """
         for start in range(0, len(ids), FETCH_BATCH):
             batch = ids[start : start + FETCH_BATCH]
@@ -218,11 +304,30 @@ class Sync:
                         if not self._source.reachable:
                             raise  # the mailbox went away: the reconcile after it returns
                         log.exception("mailbox copy %s cannot be indexed; skipped", one)
+                        self._skipped()
             await self._add(records)
 
     async def settled(self) -> None:
-        """Return once the second lane has indexed every costly copy handed to it."""
-        await self._costly.join()
+        """Return once the second lane has indexed (or given up) every costly copy handed to it.
+
+        A lane that ended with copies still queued (cancelled, or broken by a bug) is started
+        again rather than waited for forever.
+        """
+        while True:
+            self._start_lane()
+            joined = asyncio.ensure_future(self._costly.join())
+            task = self._costly_task
+            lane = {task} if task is not None and not task.done() else set()
+            try:
+                await asyncio.wait({joined, *lane}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                joined.cancel()
+            if joined.done() and not joined.cancelled():
+                return
+
+    def _start_lane(self) -> None:
+        if not self._costly.empty() and (self._costly_task is None or self._costly_task.done()):
+            self._costly_task = asyncio.create_task(self._costly_lane(), name="sync-costly")
 
     async def _add(self, records: Sequence[CopyRecord]) -> None:
         await self._index.add(records)
@@ -241,11 +346,10 @@ class Sync:
             elif message.id not in self._in_costly:
                 # Only the id: the lane reads the copy when its turn comes, so a queue of a
                 # hundred 25 MB copies holds a hundred ids, not 2.5 GB.
-                self._in_costly.add(message.id)
-                self._costly.put_nowait(message.id)
+                self._in_costly[message.id] = self._epoch
+                self._costly.put_nowait((message.id, self._epoch))
         del stored
-        if self._in_costly and (self._costly_task is None or self._costly_task.done()):
-            self._costly_task = asyncio.create_task(self._costly_lane(), name="sync-costly")
+        self._start_lane()
         if sum(len(m.raw) for m in cheap) > INLINE_BYTES:
             return await asyncio.to_thread(self._build_all, cheap)
         return self._build_all(cheap)
@@ -265,22 +369,45 @@ class Sync:
         """
         burst = 0  # bytes read since the queue was last empty
         while True:
-            copy_id = await self._costly.get()
+            copy_id, epoch = await self._costly.get()
+            try:
+                indexed, read = await self._index_costly(copy_id, epoch)
+                burst += read
+                if not indexed:
+                    self._skipped()
+            finally:
+                if self._in_costly.get(copy_id) == epoch:
+                    del self._in_costly[copy_id]
+                self._costly.task_done()
+            if self._costly.empty():  # a burst is over: let its memory go
+                self._costly_shared = None
+                await asyncio.to_thread(release_after_big, burst)
+                burst = 0
+
+    async def _index_costly(self, copy_id: str, epoch: int) -> tuple[bool, int]:
+        """Index one costly copy, trying again after each of COSTLY_RETRY_DELAYS: (whether it
+        did not give up, bytes read). A copy of an emptied generation is dropped: its id names
+        another message, or none, in the new one."""
+        read = 0
+        for delay in (*COSTLY_RETRY_DELAYS, None):
+            if epoch != self._epoch:
+                return True, read
             try:
                 stored = await self._source.fetch([copy_id], max_bytes=self._max_bytes)
-                burst += sum(len(m.raw) for m in stored)
+                read += sum(len(m.raw) for m in stored)
                 records = await asyncio.to_thread(self._build_costly, stored)
                 del stored
+                if epoch != self._epoch:
+                    return True, read  # read under the old generation: never into the emptied index
                 await self._add(records)
+                return True, read
             except Exception:
-                log.exception("mailbox copy %s cannot be indexed; skipped", copy_id)
-            finally:
-                self._in_costly.discard(copy_id)
-                if self._costly.qsize() == 0:  # a burst is over: let its memory go
-                    self._costly_shared = None
-                    await asyncio.to_thread(release_after_big, burst)
-                    burst = 0
-                self._costly.task_done()
+                if delay is None:
+                    log.exception("mailbox copy %s cannot be indexed; a catch-up tries it again", copy_id)
+                    return False, read
+                log.warning("mailbox copy %s cannot be indexed yet; again in %.0f s", copy_id, delay, exc_info=True)
+                await asyncio.sleep(delay)
+        return False, read
 
     def _build_costly(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
         records = []

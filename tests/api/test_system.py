@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
+import time
+from collections.abc import Sequence
 
-from tests.conftest import RunningGateway
+import httpx
+import pytest
+
+from gateway import sync as sync_module
+from gateway.store import CopyRecord
+from tests.conftest import DOMAIN, RunningGateway, make_message
 
 OPERATIONS = {
     "createIdentity",
@@ -41,6 +49,39 @@ async def test_health_fails_once_the_sync_stopped(gateway: RunningGateway) -> No
         response = await anonymous.get("/health")
     assert response.status_code == 503
     assert response.json()["status"] == "failing"
+
+
+async def test_health_fails_while_catching_up_keeps_failing(
+    gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sync_module, "RETRY_DELAYS", (0.01,), raising=False)
+    index = gateway.gw.store.index
+    real_add = index.add
+    broken = True
+
+    async def add(records: Sequence[CopyRecord]) -> None:
+        if broken:
+            raise sqlite3.OperationalError("database is locked")
+        await real_add(records)
+
+    monkeypatch.setattr(index, "add", add)
+    # A batch that cannot be indexed calls for a catch-up, which fails, and is retried.
+    await gateway.gw.source.deliver(make_message(to=f"x@{DOMAIN}").as_bytes(), [f"x@{DOMAIN}"])
+    async with gateway.client(None) as anonymous:
+        assert await _health_becomes(anonymous, "failing") == 503  # a supervisor restarts it
+        broken = False
+        assert await _health_becomes(anonymous, "ok") == 200  # the retries go on, and mend it
+
+
+async def _health_becomes(client: httpx.AsyncClient, status: str) -> int:
+    """Poll /health until it reports `status` (a generous bound: it is a matter of retries)."""
+    deadline = time.monotonic() + 15
+    while True:
+        response = await client.get("/health")
+        if response.json()["status"] == status or time.monotonic() > deadline:
+            assert response.json()["status"] == status, response.text
+            return int(response.status_code)
+        await asyncio.sleep(0.02)
 
 
 async def test_schema_is_the_openapi_document_without_a_token(gateway: RunningGateway) -> None:

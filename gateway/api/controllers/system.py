@@ -14,7 +14,8 @@ __all__ = ["HealthOut", "health"]
 
 class HealthOut(msgspec.Struct):
     status: Literal["ok", "rebuilding", "failing"]
-    """`failing` (503) when the gateway no longer indexes new mail: restarting it helps.
+    """`failing` (503) when the gateway no longer indexes new mail, or catching up with the
+    mailbox failed three times in a row (it keeps retrying): restarting it may help.
     `rebuilding` (still 200: alive and working) while the message index is built from the
     mailbox after it was deleted or renumbered; mail reads answer 503 with Retry-After until then."""
     source: str

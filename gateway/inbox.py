@@ -102,6 +102,10 @@ class Inbox:
     def _check_index(self) -> None:
         """Mail is read from the index: while it is rebuilt it would answer wrong, so it answers 503."""
         if self._rebuilding():
+            if not self._source.reachable:
+                # Not a rebuild under way but a mailbox nobody can read yet (down, wrong password):
+                # the index cannot know what it holds, so say what is really wrong.
+                raise SourceUnavailable("the mailbox cannot be read yet: its messages are unknown; retry shortly")
             raise IndexRebuilding("the message index is being rebuilt from the mailbox; try again shortly")
 
     async def fence(self) -> tuple[str, str] | None:

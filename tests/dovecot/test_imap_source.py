@@ -200,10 +200,16 @@ async def test_wrong_password_keeps_the_gateway_up_and_says_so(stack_settings: C
         assert isinstance(gateway.gw.source, ImapSource)
         health = await gateway.http.get("/health")
         assert health.status_code == 200
-        assert health.json() == {"status": "ok", "source": "imap", "mailbox": "unreachable"}
+        # A first start that cannot read the mailbox cannot know what it holds: the index counts
+        # as being built (never an empty listing that may be a lie), and the reason is the mailbox.
+        assert health.json() == {"status": "rebuilding", "source": "imap", "mailbox": "unreachable"}
         # Identities can still be made (the fence falls back to receipt times).
         address, token = await gateway.create_identity("nomail")
-        assert await gateway.subjects(address, token) == []
+        listing = await gateway.http.get(
+            f"/v1/identities/{address}/messages", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert listing.status_code == 503 and listing.json()["error"] == "mail_unavailable"
+        assert listing.headers["Retry-After"] == "5"
 
 
 async def test_never_more_than_two_imap_sessions_however_many_clients(

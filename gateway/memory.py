@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import threading
 from typing import Final
 
@@ -27,6 +28,7 @@ MMAP_THRESHOLD: Final = 1024 * 1024
 _M_MMAP_THRESHOLD: Final = -3  # mallopt's parameter number, from glibc's malloc.h
 
 
+@functools.cache  # looked up at first use: find_library may run ldconfig, importing does nothing
 def _libc() -> ctypes.CDLL | None:
     name = ctypes.util.find_library("c")
     if name is None:
@@ -42,12 +44,11 @@ def _libc() -> ctypes.CDLL | None:
     return libc
 
 
-_LIBC: Final = _libc()
-
 
 def tune_allocator() -> bool:
     """Fix glibc's mmap threshold at MMAP_THRESHOLD for this process; False where it cannot."""
-    return _LIBC is not None and _LIBC.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
+    libc = _libc()
+    return libc is not None and libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
 
 
 _LOCK: Final = threading.Lock()  # one trim at a time: two would walk the same heaps twice
@@ -55,10 +56,11 @@ _LOCK: Final = threading.Lock()  # one trim at a time: two would walk the same h
 
 def release_after_big(size: int) -> None:
     """Trim the heaps when `size` bytes of mail were just worked on (blocking: call it off the loop)."""
-    if _LIBC is None or size < BIG_BYTES:
+    libc = _libc()
+    if libc is None or size < BIG_BYTES:
         return
     if _LOCK.acquire(blocking=False):
         try:
-            _LIBC.malloc_trim(0)
+            libc.malloc_trim(0)
         finally:
             _LOCK.release()

@@ -359,7 +359,7 @@ async def _restart_under_load(
             await asyncio.to_thread(sender.join, 15)
             assert not sender.is_alive()
         mailstack.flush()  # what Postfix deferred while Dovecot was down is retried now
-        await asyncio.to_thread(mailstack.wait_queue_empty, 30)
+        await asyncio.to_thread(mailstack.wait_queue_empty, 60)  # a cut LMTP session times out in 20 s
         await gateway.settled()
 
         async def all_woken() -> bool:

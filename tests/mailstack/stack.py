@@ -268,6 +268,14 @@ virtual_mailbox_limit = 0
 queue_run_delay = 1s
 minimal_backoff_time = 1s
 maximal_backoff_time = 1s
+# An LMTP session cut by a Dovecot restart mid-delivery must fail soon and be retried (the
+# defaults wait up to 10 minutes); a copy delivered twice is one message to the gateway.
+lmtp_lhlo_timeout = 20s
+lmtp_mail_timeout = 20s
+lmtp_rcpt_timeout = 20s
+lmtp_data_init_timeout = 20s
+lmtp_data_xfer_timeout = 20s
+lmtp_data_done_timeout = 20s
 # There is no syslog here: Postfix logs to a file through postlogd.
 maillog_file = {cfg.log_dir}/postfix.log
 maillog_file_prefixes = {cfg.log_dir}

@@ -44,7 +44,6 @@ def _libc() -> ctypes.CDLL | None:
     return libc
 
 
-
 def tune_allocator() -> bool:
     """Fix glibc's mmap threshold at MMAP_THRESHOLD for this process; False where it cannot."""
     libc = _libc()

@@ -9,7 +9,7 @@ import pytest
 from litestar.exceptions import ValidationException
 
 from gateway.api.bodies import decode_body
-from gateway.api.schemas import CreateIdentityIn
+from gateway.wire import CreateIdentityIn
 
 
 def refusal(raw: bytes, target: Any) -> dict[str, str]:

@@ -107,8 +107,8 @@ async def test_schema_documents_the_token_and_every_error(gateway: RunningGatewa
         "description": document["components"]["securitySchemes"]["bearer"]["description"],
     }
     assert document["security"] == [{"bearer": []}]
-    error = {"$ref": "#/components/schemas/ErrorOut"}
-    assert set(document["components"]["schemas"]["ErrorOut"]["required"]) == {"error", "detail"}
+    error = {"$ref": "#/components/schemas/ErrorBody"}
+    assert set(document["components"]["schemas"]["ErrorBody"]["required"]) == {"error", "detail"}
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]

@@ -8,15 +8,10 @@ from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromQuery, JSONBody, QueryParameter
 
+from gateway import wire
+from gateway.api import schemas
 from gateway.api.auth import admin_or_provisioner, managed_identity
-from gateway.api.schemas import (
-    CreatedIdentityOut,
-    CreateIdentityIn,
-    IdentityListOut,
-    IdentityOut,
-    RotatedOut,
-    error_responses,
-)
+from gateway.api.schemas import error_responses
 from gateway.errors import Forbidden
 from gateway.inbox import Inbox
 from gateway.store import Identity, Principal, Store
@@ -40,8 +35,8 @@ class IdentityController(Controller):
         request: Request[Principal, Any, Any],
         store: NamedDependency[Store],
         inbox: NamedDependency[Inbox],
-        data: JSONBody[CreateIdentityIn],
-    ) -> CreatedIdentityOut:
+        data: JSONBody[wire.CreateIdentityIn],
+    ) -> wire.CreatedIdentity:
         """Create an identity; its token is in this response only."""
         principal = request.user
         if data.force and principal.kind != "admin":
@@ -54,7 +49,7 @@ class IdentityController(Controller):
             force=data.force,
             fence=await inbox.fence(),  # taken first: nothing arriving after creation is hidden
         )
-        return CreatedIdentityOut.of(identity, token)
+        return schemas.created_identity(identity, token)
 
     @get("/", guards=[admin_or_provisioner], operation_id="listIdentities", responses=error_responses(403))
     async def list_identities(
@@ -63,14 +58,14 @@ class IdentityController(Controller):
         store: NamedDependency[Store],
         limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
         after: FromQuery[str | None] = None,
-    ) -> IdentityListOut:
+    ) -> wire.IdentityPage:
         """Identities by address; a provisioner sees only those it created. Never tokens."""
         principal = request.user
         created_by = principal.token_id if principal.kind == "provisioner" else None
         rows = await store.identities.list(created_by=created_by, after=after, limit=limit + 1)
         more = len(rows) > limit
         rows = rows[:limit]
-        return IdentityListOut([IdentityOut.of(i) for i in rows], rows[-1].address if more else None)
+        return wire.IdentityPage([schemas.identity_info(i) for i in rows], rows[-1].address if more else None)
 
     @post(
         "/{address:str}/rotate",
@@ -79,9 +74,9 @@ class IdentityController(Controller):
         responses=error_responses(403, 404),
         status_code=200,
     )
-    async def rotate(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> RotatedOut:
+    async def rotate(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> wire.RotatedToken:
         """A new token for the identity; the old one stops working at once."""
-        return RotatedOut(identity.address, await store.tokens.rotate(identity))
+        return wire.RotatedToken(identity.address, await store.tokens.rotate(identity))
 
     @delete(
         "/{address:str}",

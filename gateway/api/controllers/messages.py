@@ -9,8 +9,10 @@ from litestar import Controller, Request, Response, delete, get, patch
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
+from gateway import wire
+from gateway.api import schemas
 from gateway.api.auth import mail_identity
-from gateway.api.schemas import MessageOut, MessagePageAfterOut, MessagePageOut, SeenIn, SummaryOut, error_responses
+from gateway.api.schemas import error_responses
 from gateway.errors import InvalidInput
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery
 from gateway.store import Identity, Principal
@@ -34,13 +36,13 @@ class MessageController(Controller):
         since: FromQuery[datetime | None] = None,
         sender: Annotated[str | None, QueryParameter(name="from", max_length=256)] = None,
         subject: Annotated[str | None, QueryParameter(max_length=256)] = None,
-    ) -> MessagePageOut | MessagePageAfterOut:
+    ) -> wire.MessagePage | wire.MessagePageAfter:
         """Newest first (page with `before_id`), or oldest first after `after_id`."""
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
         query = ListQuery(limit, before_id, after_id, since, sender, subject)
         page = await inbox.listing(identity, query)
-        return MessagePageAfterOut.of(page) if after_id is not None else MessagePageOut.of(page)
+        return schemas.message_page_after(page) if after_id is not None else schemas.message_page(page)
 
     @get("/{message_id:str}", operation_id="getMessage", responses=error_responses(403, 404))
     async def get_message(
@@ -49,10 +51,10 @@ class MessageController(Controller):
         inbox: NamedDependency[Inbox],
         identity: NamedDependency[Identity],
         message_id: FromPath[str],
-    ) -> MessageOut:
+    ) -> wire.Message:
         """The whole message; marks it seen for the identity (admin reads do not)."""
         mark = request.user.kind == "identity"
-        return MessageOut.full(await inbox.read(identity, message_id, mark_seen=mark))
+        return schemas.message(await inbox.read(identity, message_id, mark_seen=mark))
 
     @patch("/{message_id:str}", operation_id="markMessage", responses=error_responses(403, 404, 413))
     async def mark(
@@ -60,10 +62,10 @@ class MessageController(Controller):
         inbox: NamedDependency[Inbox],
         identity: NamedDependency[Identity],
         message_id: FromPath[str],
-        data: JSONBody[SeenIn],
-    ) -> SummaryOut:
+        data: JSONBody[wire.SeenIn],
+    ) -> wire.Summary:
         """Set the identity's `seen` mark."""
-        return SummaryOut.of(await inbox.set_seen(identity, message_id, data.seen))
+        return schemas.summary(await inbox.set_seen(identity, message_id, data.seen))
 
     @get(
         "/{message_id:str}/raw",

@@ -6,8 +6,10 @@ from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
+from gateway import wire
+from gateway.api import schemas
 from gateway.api.auth import admin_only
-from gateway.api.schemas import CreatedTokenOut, CreateTokenIn, TokenOut, error_responses
+from gateway.api.schemas import error_responses
 from gateway.store import Store
 
 __all__ = ["TokenController"]
@@ -19,15 +21,15 @@ class TokenController(Controller):
     guards = [admin_only]
 
     @post("/", operation_id="createToken", status_code=201, responses=error_responses(403, 413))
-    async def create(self, store: NamedDependency[Store], data: JSONBody[CreateTokenIn]) -> CreatedTokenOut:
+    async def create(self, store: NamedDependency[Store], data: JSONBody[wire.CreateTokenIn]) -> wire.CreatedApiToken:
         """A provisioner token: creates identities and manages only its own; reads no mail."""
         record, token = await store.tokens.create_provisioner(data.label)
-        return CreatedTokenOut(record.id, "provision", token, record.label, record.created_at)
+        return wire.CreatedApiToken(record.id, "provision", token, record.label, record.created_at)
 
     @get("/", operation_id="listTokens", responses=error_responses(403))
-    async def list_tokens(self, store: NamedDependency[Store]) -> list[TokenOut]:
+    async def list_tokens(self, store: NamedDependency[Store]) -> list[wire.ApiToken]:
         """Every provisioner token's record (never the token)."""
-        return [TokenOut.of(t) for t in await store.tokens.list_provisioners()]
+        return [schemas.api_token(t) for t in await store.tokens.list_provisioners()]
 
     @delete("/{token_id:str}", operation_id="deleteToken", responses=error_responses(403, 404))
     async def remove(self, store: NamedDependency[Store], token_id: FromPath[str]) -> None:

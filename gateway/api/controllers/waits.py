@@ -14,8 +14,10 @@ from litestar.params import FromQuery, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import Receive
 
+from gateway import wire
+from gateway.api import schemas
 from gateway.api.auth import access_lost, mail_identity, still_authorized
-from gateway.api.schemas import MessageOut, SummaryOut, error_responses
+from gateway.api.schemas import error_responses
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound
 from gateway.hub import Hub, Subscription
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
@@ -45,7 +47,7 @@ class WaitController(Controller):
         after_id: FromQuery[str | None] = None,
         sender: Annotated[str | None, QueryParameter(name="from", max_length=256)] = None,
         subject: Annotated[str | None, QueryParameter(max_length=256)] = None,
-    ) -> Response[MessageOut]:
+    ) -> Response[wire.Message]:
         """Block until a matching unseen message exists, then return it (the oldest first).
 
         408 when none arrives within `timeout` seconds. A client that goes away ends the wait.
@@ -62,7 +64,7 @@ class WaitController(Controller):
             access_lost=lambda: access_lost(request, identity),
             mark_seen=request.user.kind == "identity",
         )
-        return Response(MessageOut.full(answer.message), background=BackgroundTask(answer.settle))
+        return Response(schemas.message(answer.message), background=BackgroundTask(answer.settle))
 
     @get(
         "/events",
@@ -125,7 +127,7 @@ async def _stream(
             except (IndexRebuilding, NotFound):
                 return  # the index is being rebuilt, or the cursor is gone: the client resumes later
             for summary in summaries:
-                data = msgspec.json.encode(SummaryOut.of(summary)).decode()
+                data = msgspec.json.encode(schemas.summary(summary)).decode()
                 yield ServerSentEventMessage(data=data, event="message", id=summary.id)
                 after = summary.id
             if len(summaries) == MAX_PAGE:

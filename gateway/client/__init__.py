@@ -1,0 +1,69 @@
+"""The Python client of agentmail-gateway: typed, sync and async twins over httpx.
+
+    from gateway.client import Gateway
+
+    with Gateway() as gw, gw.create_identity() as me:   # AGENTMAIL_URL, AGENTMAIL_TOKEN
+        signup(email=me.address)                      # your app mails it
+        code = me.wait_for_code(timeout=60)           # "482913"
+
+:class:`Gateway` / :class:`Identity` block; :class:`AsyncGateway` / :class:`AsyncIdentity` are
+the same calls, awaited. Answers are the wire structs of :mod:`gateway.wire` (``Message``,
+``Summary``, ``Code``, ``Link``); failures are :class:`GatewayError` subclasses, and a wait that
+times out raises :class:`WaitTimeout` naming what did arrive. Nothing of the server is imported.
+The pytest plugin (:mod:`gateway.client.pytest_plugin`) builds on this.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from gateway.client.errors import (
+    AuthError,
+    BadAnswer,
+    Conflict,
+    GatewayError,
+    InvalidRequest,
+    NotFound,
+    RateLimited,
+    Unavailable,
+    Unreachable,
+    WaitTimeout,
+)
+from gateway.client.plans import WAIT_SEGMENT_SECONDS
+from gateway.client.sync import Gateway, Identity
+from gateway.wire import Attachment, Code, Header, IdentityInfo, Link, Message, Summary
+
+if TYPE_CHECKING:
+    from gateway.client.aio import AsyncGateway, AsyncIdentity
+
+__all__ = [
+    "WAIT_SEGMENT_SECONDS",
+    "AsyncGateway",
+    "AsyncIdentity",
+    "Attachment",
+    "AuthError",
+    "BadAnswer",
+    "Code",
+    "Conflict",
+    "Gateway",
+    "GatewayError",
+    "Header",
+    "Identity",
+    "IdentityInfo",
+    "InvalidRequest",
+    "Link",
+    "Message",
+    "NotFound",
+    "RateLimited",
+    "Summary",
+    "Unavailable",
+    "Unreachable",
+    "WaitTimeout",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The asyncio twin is imported when first named: a blocking script does not pay for asyncio.
+    if name in ("AsyncGateway", "AsyncIdentity"):
+        from gateway.client import aio
+
+        return getattr(aio, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,332 @@
+"""The client's logic, written once for both twins: every operation is a *plan*.
+
+A plan is a generator that yields the HTTP requests (:class:`Call`) and pauses (:class:`Pause`)
+it needs and is sent back what came of each; it returns the result or raises a
+:class:`~gateway.client.errors.GatewayError`. :class:`~gateway.client.Gateway` carries plans out
+with blocking httpx, :class:`~gateway.client.AsyncGateway` with async httpx: retrying on
+`Retry-After`, re-arming waits and naming what arrived on a timeout behave the same in both.
+No I/O here, and no clock but the one the policy is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final, Literal, TypeVar
+from urllib.parse import quote
+
+import msgspec
+
+from gateway import wire
+from gateway.client.errors import BadAnswer, GatewayError, Unreachable, WaitTimeout, error_for
+
+__all__ = [
+    "WAIT_SEGMENT_SECONDS",
+    "Call",
+    "NoReply",
+    "Pause",
+    "Picker",
+    "Plan",
+    "Policy",
+    "Reply",
+]
+
+WAIT_SEGMENT_SECONDS: Final = 50.0
+"""Longest single `wait` request: proxies and client timeouts commonly cut idle requests at 60 s."""
+
+READ_GRACE_SECONDS: Final = 15.0
+"""How much longer than a wait segment the client waits for its answer."""
+
+_RETRYABLE: Final = frozenset({429, 502, 503, 504})
+_IDEMPOTENT: Final = frozenset({"GET", "DELETE", "PATCH"})
+_IDENTITY_PAGE: Final = 500
+_ARRIVALS_SHOWN: Final = 10
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One HTTP request; `read_timeout` overrides the client's for long waits."""
+
+    method: Literal["GET", "POST", "DELETE", "PATCH"]
+    path: str
+    token: str | None
+    params: Mapping[str, str | int | float] | None = None
+    body: bytes | None = None
+    read_timeout: float | None = None
+
+    def __repr__(self) -> str:  # never the token
+        return f"Call({self.method} {self.path})"
+
+
+@dataclass(frozen=True, slots=True)
+class Pause:
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    status: int
+    content: bytes
+    retry_after: str | None = None
+    """The `Retry-After` header, as sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoReply:
+    """The request got no answer.
+
+    `cut`: it reached the gateway (or a proxy) but the answer timed out or the connection was
+    closed before it came; otherwise the gateway could not be reached at all.
+    """
+
+    cut: bool
+
+
+Answer = Reply | NoReply
+Plan = Generator[Call | Pause, Answer | None, T]
+Picker = Callable[["wire.Message"], T | None]
+"""What a wait looks for in a message: None to read on to the next one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """How plans behave: where the gateway is (for messages), how long to retry, the wait segment, the clock."""
+
+    where: str
+    clock: Callable[[], float]
+    retry_for: float = 30.0
+    wait_segment: float = WAIT_SEGMENT_SECONDS
+
+
+def _segment(value: str, safe: str = "") -> str:
+    """`value` as one path segment: "/" and "?" escaped, and "." / ".." too.
+
+    httpx removes dot segments (RFC 3986 §5.2.4), so an id of ".." would otherwise turn
+    `DELETE …/messages/..` into `DELETE /v1/identities/{address}`: the identity itself.
+    """
+    encoded = quote(value, safe=safe)
+    return encoded.replace(".", "%2E") if encoded in (".", "..") else encoded
+
+
+def identity_path(address: str) -> str:
+    return f"/v1/identities/{_segment(address, safe='@')}"
+
+
+def message_path(address: str, message_id: str) -> str:
+    return f"{identity_path(address)}/messages/{_segment(message_id)}"
+
+
+def _params(**values: str | int | float | datetime | None) -> dict[str, str | int | float]:
+    out: dict[str, str | int | float] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, datetime):
+            if value.tzinfo is None:
+                raise ValueError(f"{name} needs a time zone (e.g. datetime.now(UTC))")
+            value = value.isoformat()
+        out["from" if name == "sender" else name] = value
+    return out
+
+
+def _error(policy: Policy, reply: Reply) -> GatewayError:
+    try:
+        body = msgspec.json.decode(reply.content, type=wire.ErrorBody)
+    except msgspec.DecodeError:  # not the gateway's envelope (a proxy's page, another server)
+        return error_for(reply.status, "http_error", f"{policy.where} answered HTTP {reply.status}, not as the gateway")
+    retry: float | None = None if body.retry_after_sec is msgspec.UNSET else float(body.retry_after_sec)
+    if retry is None and reply.retry_after is not None:
+        try:
+            retry = float(reply.retry_after)
+        except ValueError:
+            retry = None  # an HTTP date: the gateway never sends one
+    return error_for(reply.status, body.error, body.detail, retry)
+
+
+def decode(policy: Policy, content: bytes, shape: type[T]) -> T:
+    """`content` as `shape`; a 2xx that is not the gateway's answer means AGENTMAIL_URL is wrong."""
+    try:
+        return msgspec.json.decode(content, type=shape)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise BadAnswer(
+            0, "bad_answer", f"{policy.where} did not answer as an agentmail gateway (check AGENTMAIL_URL)"
+        ) from None
+
+
+def send(
+    policy: Policy,
+    call: Call,
+    *,
+    deadline: float | None = None,
+    accept: frozenset[int] = frozenset(),
+    cut_ok: bool = False,
+) -> Plan[Reply | None]:
+    """Send `call` until it succeeds: 2xx (or a status in `accept`) is returned, anything else raised.
+
+    429 and 503 (and a proxy's 502/504 for idempotent calls) are retried after `Retry-After`
+    (1 s when absent) while that still ends before `deadline` (default: now + `retry_for`).
+    With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) returns None: a wait re-arms.
+    """
+    if deadline is None:
+        deadline = policy.clock() + policy.retry_for
+    while True:
+        answer = yield call
+        if not isinstance(answer, Reply):
+            if cut_ok and isinstance(answer, NoReply) and answer.cut:
+                return None
+            what = "did not answer" if isinstance(answer, NoReply) and answer.cut else "cannot be reached"
+            raise Unreachable(0, "unreachable", f"the gateway at {policy.where} {what}")
+        if 200 <= answer.status < 300 or answer.status in accept:
+            return answer
+        err = _error(policy, answer)
+        proxy_cut = answer.status in (502, 504) and err.error == "http_error"
+        if cut_ok and proxy_cut:
+            return None
+        retryable = answer.status in _RETRYABLE and (not proxy_cut or call.method in _IDEMPOTENT)
+        pause = max(0.05, err.retry_after if err.retry_after is not None else 1.0)
+        if not retryable or policy.clock() + pause >= deadline:
+            raise err
+        yield Pause(pause)
+
+
+def request(policy: Policy, call: Call, shape: type[T]) -> Plan[T]:
+    """`call`, retried as :func:`send` does, its answer decoded as `shape`."""
+    reply = yield from send(policy, call)
+    assert reply is not None
+    return decode(policy, reply.content, shape)
+
+
+def perform(policy: Policy, call: Call) -> Plan[bytes]:
+    """`call`, retried as :func:`send` does; the answer's bytes."""
+    reply = yield from send(policy, call)
+    assert reply is not None
+    return reply.content
+
+
+def create_identity(
+    policy: Policy, token: str | None, local_part: str | None, ttl_seconds: int | None, label: str | None, force: bool
+) -> Plan[wire.CreatedIdentity]:
+    body = msgspec.json.encode(wire.CreateIdentityIn(local_part, ttl_seconds, label, force))
+    return (yield from request(policy, Call("POST", "/v1/identities", token, body=body), wire.CreatedIdentity))
+
+
+def list_identities(policy: Policy, token: str | None) -> Plan[list[wire.IdentityInfo]]:
+    found: list[wire.IdentityInfo] = []
+    after: str | None = None
+    while True:
+        call = Call("GET", "/v1/identities", token, params=_params(limit=_IDENTITY_PAGE, after=after))
+        page = yield from request(policy, call, wire.IdentityPage)
+        found.extend(page.identities)
+        if page.next_after is None:
+            return found
+        after = page.next_after
+
+
+def list_messages(
+    policy: Policy,
+    address: str,
+    token: str | None,
+    *,
+    limit: int,
+    sender: str | None,
+    subject: str | None,
+    since: datetime | None,
+    before_id: str | None = None,
+) -> Plan[list[wire.Summary]]:
+    params = _params(limit=limit, sender=sender, subject=subject, since=since, before_id=before_id)
+    call = Call("GET", f"{identity_path(address)}/messages", token, params=params)
+    return (yield from request(policy, call, wire.MessagePage)).messages
+
+
+def next_message(
+    policy: Policy,
+    address: str,
+    token: str | None,
+    *,
+    timeout: float,
+    sender: str | None = None,
+    subject: str | None = None,
+    since: datetime | None = None,
+    after_id: str | None = None,
+) -> Plan[wire.Message | None]:
+    """The oldest unseen matching message once there is one, or None after `timeout` seconds.
+
+    Waits longer than the policy's segment are re-armed segment after segment, so no proxy
+    cuts them; a segment lost to a proxy or a read timeout is re-armed too.
+    """
+    deadline = policy.clock() + max(0.0, timeout)
+    path = f"{identity_path(address)}/wait"
+    while True:
+        segment = max(0.0, min(deadline - policy.clock(), policy.wait_segment))
+        params = _params(timeout=round(segment, 3), sender=sender, subject=subject, since=since, after_id=after_id)
+        call = Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
+        reply = yield from send(policy, call, deadline=deadline, accept=frozenset({408}), cut_ok=True)
+        if reply is not None and reply.status != 408:
+            return decode(policy, reply.content, wire.Message)
+        left = deadline - policy.clock()
+        if left <= 0:
+            return None
+        if reply is None:  # cut: a moment before re-arming, so a proxy that cuts at once is not hammered
+            yield Pause(min(0.2, left))
+
+
+def wait_for(
+    policy: Policy,
+    address: str,
+    token: str | None,
+    pick: Picker[T],
+    wanted: str,
+    *,
+    timeout: float,
+    sender: str | None,
+    subject: str | None,
+    since: datetime | None,
+) -> Plan[T]:
+    """Wait for the first message `pick` finds something in (skipping the others), or raise WaitTimeout."""
+    started = policy.clock()
+    deadline = started + max(0.0, timeout)
+    after: str | None = None
+    while True:
+        message = yield from next_message(
+            policy,
+            address,
+            token,
+            timeout=max(0.0, deadline - policy.clock()),
+            sender=sender,
+            subject=subject,
+            since=since,
+            after_id=after,
+        )
+        if message is None:
+            break
+        found = pick(message)
+        if found is not None:
+            return found
+        after = message.id  # read past it: an admin's wait does not mark mail seen
+    filters = "".join(f" {name} {value!r}" for name, value in (("from", sender), ("subject", subject)) if value)
+    try:
+        arrived: list[wire.Summary] | None = yield from list_messages(
+            policy, address, token, limit=_ARRIVALS_SHOWN, sender=None, subject=None, since=None
+        )
+    except GatewayError:
+        arrived = None
+    raise WaitTimeout(address, timeout, f"{wanted}{' matching' + filters if filters else ''}", arrived)
+
+
+def first_code(message: wire.Message) -> str | None:
+    return message.codes[0].value if message.codes else None
+
+
+def link_containing(contains: str | None) -> Callable[[wire.Message], str | None]:
+    """The first link of a message (containing `contains`, case-insensitively, when given)."""
+
+    def pick(message: wire.Message) -> str | None:
+        for link in message.links:
+            if contains is None or contains.lower() in link.url.lower():
+                return link.url
+        return None
+
+    return pick

@@ -1,0 +1,276 @@
+"""The blocking client: :class:`Gateway` and its :class:`Identity` handles, over `httpx.Client`."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import TYPE_CHECKING, Self, TypeVar
+
+from gateway import wire
+from gateway.client import plans
+from gateway.client.errors import NotFound
+from gateway.client.handle import IdentityState, no_reply, resolve_token, resolve_url, ttl_seconds, where
+from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
+
+if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
+    import httpx
+
+__all__ = ["Gateway", "Identity"]
+
+T = TypeVar("T")
+
+
+class Gateway:
+    """A client of one agentmail gateway.
+
+    `url` defaults to AGENTMAIL_URL (else http://127.0.0.1:8025), `token` to AGENTMAIL_TOKEN: a
+    provisioner token (or the admin's) that creates identities. Each identity's mail is then read
+    with its own token, through the :class:`Identity` handle :meth:`create_identity` returns.
+    Calls answered 429 or 503 are retried after `Retry-After` for up to `retry_for` seconds;
+    waits are re-armed every `wait_segment` seconds, below any proxy's idle timeout.
+
+        with Gateway() as gw, gw.create_identity() as me:
+            signup(email=me.address)
+            code = me.wait_for_code(timeout=60)
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        token: str | None = None,
+        *,
+        timeout: float = 10.0,
+        retry_for: float = 30.0,
+        wait_segment: float = WAIT_SEGMENT_SECONDS,
+        http: httpx.Client | None = None,
+    ) -> None:
+        self.url = resolve_url(url)
+        self._token = resolve_token(token)
+        self._timeout = timeout
+        self._owns_http = http is None
+        import httpx
+
+        self._http = http if http is not None else httpx.Client(base_url=self.url, timeout=timeout)
+        self._policy = Policy(where(self.url), time.monotonic, retry_for=retry_for, wait_segment=wait_segment)
+
+    def __repr__(self) -> str:
+        return f"Gateway({self._policy.where!r})"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connections (a client passed in as `http` stays open)."""
+        if self._owns_http:
+            self._http.close()
+
+    def run(self, plan: Plan[T]) -> T:
+        """Carry out a plan: send its requests, sleep its pauses, return what it returns."""
+        try:
+            step = next(plan)
+            while True:
+                if isinstance(step, Pause):
+                    time.sleep(step.seconds)
+                    step = plan.send(None)
+                else:
+                    step = plan.send(self._send(step))
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        finally:
+            plan.close()
+
+    def _send(self, call: Call) -> Reply | plans.NoReply:
+        headers = {"Authorization": f"Bearer {call.token}"} if call.token else {}
+        if call.body is not None:
+            headers["Content-Type"] = "application/json"
+        import httpx
+
+        extensions = None
+        if call.read_timeout is not None:
+            extensions = {"timeout": httpx.Timeout(self._timeout, read=call.read_timeout).as_dict()}
+        try:
+            response = self._http.request(
+                call.method, call.path, params=call.params, content=call.body, headers=headers, extensions=extensions
+            )
+        except httpx.RequestError as exc:  # its text can carry the request: only `where` is ever said
+            return no_reply(exc)
+        return Reply(response.status_code, response.content, response.headers.get("retry-after"))
+
+    def create_identity(
+        self,
+        local_part: str | None = None,
+        *,
+        ttl: float | timedelta | None = None,
+        label: str | None = None,
+        force: bool = False,
+    ) -> Identity:
+        """A new identity (a random name when `local_part` is None), living `ttl` seconds if given.
+
+        The handle deletes it when used as a context manager (`with gw.create_identity() as me:`).
+        """
+        made = self.run(plans.create_identity(self._policy, self._token, local_part, ttl_seconds(ttl), label, force))
+        return Identity(
+            self, made.address, made.token, created_at=made.created_at, expires_at=made.expires_at, label=made.label
+        )
+
+    def identity(self, address: str, token: str) -> Identity:
+        """A handle on an identity that already exists (its address and its own token)."""
+        return Identity(self, address, token)
+
+    def identities(self) -> list[wire.IdentityInfo]:
+        """Every identity this token may manage (a provisioner's own; all of them for the admin)."""
+        return self.run(plans.list_identities(self._policy, self._token))
+
+    def delete_identity(self, address: str) -> None:
+        """Delete an identity; its name is quarantined and it never sees mail again."""
+        self.run(plans.perform(self._policy, Call("DELETE", plans.identity_path(address), self._token)))
+
+    def api_tokens(self) -> list[wire.ApiToken]:
+        """The provisioner tokens' records (admin only: others get AuthError)."""
+        return self.run(plans.request(self._policy, Call("GET", "/v1/tokens", self._token), list[wire.ApiToken]))
+
+
+class Identity(IdentityState):
+    """One identity: its `address`, its own `token`, and its mail.
+
+    A context manager: leaving the `with` block deletes the identity (already gone is fine).
+    `repr` and `str` never show the token.
+    """
+
+    def __init__(
+        self,
+        gateway: Gateway,
+        address: str,
+        token: str,
+        *,
+        created_at: datetime | None = None,
+        expires_at: datetime | None = None,
+        label: str | None = None,
+    ) -> None:
+        super().__init__(address, token, created_at=created_at, expires_at=expires_at, label=label)
+        self.gateway = gateway
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        with contextlib.suppress(NotFound):
+            self.delete()
+
+    def messages(
+        self,
+        *,
+        limit: int = 50,
+        sender: str | None = None,
+        subject: str | None = None,
+        since: datetime | None = None,
+    ) -> list[wire.Summary]:
+        """Newest first; `sender` and `subject` match parts of those headers, `since` is a receipt time."""
+        gw = self.gateway
+        return gw.run(
+            plans.list_messages(
+                gw._policy, self.address, self.token, limit=limit, sender=sender, subject=subject, since=since
+            )
+        )
+
+    def get(self, message_id: str) -> wire.Message:
+        """One whole message (marks it seen)."""
+        call = Call("GET", plans.message_path(self.address, message_id), self.token)
+        return self.gateway.run(plans.request(self.gateway._policy, call, wire.Message))
+
+    def raw(self, message_id: str) -> bytes:
+        """The message exactly as the mailbox holds it (RFC 5322 bytes)."""
+        call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self.token)
+        return self.gateway.run(plans.perform(self.gateway._policy, call))
+
+    def delete_message(self, message_id: str) -> None:
+        """Hide one message from this identity."""
+        call = Call("DELETE", plans.message_path(self.address, message_id), self.token)
+        self.gateway.run(plans.perform(self.gateway._policy, call))
+
+    def next_message(
+        self,
+        timeout: float = 120.0,
+        *,
+        sender: str | None = None,
+        subject: str | None = None,
+        since: datetime | None = None,
+    ) -> wire.Message | None:
+        """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came."""
+        gw = self.gateway
+        return gw.run(
+            plans.next_message(
+                gw._policy, self.address, self.token, timeout=timeout, sender=sender, subject=subject, since=since
+            )
+        )
+
+    def wait(
+        self,
+        timeout: float = 120.0,
+        *,
+        sender: str | None = None,
+        subject: str | None = None,
+        since: datetime | None = None,
+    ) -> wire.Message:
+        """The oldest unseen matching message (marked seen), waiting up to `timeout` s.
+
+        Mail that arrived before the call counts. Raises :class:`WaitTimeout`, whose message
+        lists what did arrive, when nothing matching comes in time.
+        """
+        return self._wait_for(lambda m: m, "", timeout, sender, subject, since)
+
+    def wait_for_code(
+        self,
+        timeout: float = 120.0,
+        *,
+        sender: str | None = None,
+        subject: str | None = None,
+        since: datetime | None = None,
+    ) -> str:
+        """The one-time code of the first matching message that has one, as it is typed ("482913")."""
+        return self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since)
+
+    def wait_for_link(
+        self,
+        timeout: float = 120.0,
+        *,
+        contains: str | None = None,
+        sender: str | None = None,
+        subject: str | None = None,
+        since: datetime | None = None,
+    ) -> str:
+        """The best verification link of the first matching message (one whose URL has `contains`, if given)."""
+        wanted = " with a link" + (f" containing {contains!r}" if contains else "")
+        return self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since)
+
+    def _wait_for(
+        self,
+        pick: plans.Picker[T],
+        wanted: str,
+        timeout: float,
+        sender: str | None,
+        subject: str | None,
+        since: datetime | None,
+    ) -> T:
+        gw = self.gateway
+        plan = plans.wait_for(
+            gw._policy,
+            self.address,
+            self.token,
+            pick,
+            wanted,
+            timeout=timeout,
+            sender=sender,
+            subject=subject,
+            since=since,
+        )
+        return gw.run(plan)
+
+    def delete(self) -> None:
+        """Delete this identity (with the gateway's provisioner or admin token)."""
+        self.gateway.delete_identity(self.address)

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import msgspec
 
 from gateway import wire
-from gateway.client.errors import BadAnswer, GatewayError, Unreachable, WaitTimeout, error_for
+from gateway.client.errors import AuthError, BadAnswer, GatewayError, Unreachable, WaitTimeout, error_for
 
 __all__ = [
     "WAIT_SEGMENT_SECONDS",
@@ -170,6 +170,8 @@ def send(
     (1 s when absent) while that still ends before `deadline` (default: now + `retry_for`).
     With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) returns None: a wait re-arms.
     """
+    if call.token is None:  # said here: the gateway's 401 could not name the setting
+        raise AuthError(0, "no_token", "no token: pass token= or set AGENTMAIL_TOKEN")
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:

@@ -345,6 +345,7 @@ async def test_new_without_a_token_says_which_token_it_needs(sh: Shell) -> None:
         (["new", "--ttl", "0"], "shorter than one second"),
         (["wait", "a@b.test", "--timeout", "9999d"], "longer than the limit"),
         (["wait", "a@b.test", "--code", "--link"], "not allowed with argument"),
+        (["wait", "a@b.test", "--token", "am_x"], "unrecognized arguments: --token"),  # never from argv
     ],
 )
 async def test_bad_arguments_exit_2_with_a_usage_message(sh: Shell, args: list[str], why: str) -> None:
@@ -454,6 +455,21 @@ async def test_the_readme_ci_lines_run_as_written(sh: Shell, tmp_path: Path) -> 
     assert result.code == 0, result.err
     assert (tmp_path / "typed").read_text() == "137913\n"
     assert (await sh.gateway.http.get("/v1/identities")).json()["identities"] == []  # the trap's rm
+
+
+async def test_the_client_commands_import_nothing_of_the_server(sh: Shell) -> None:
+    # A CI step pays only for the client: no Litestar, no uvicorn, no store, no MCP SDK.
+    code = (
+        "import sys\n"
+        "from gateway.cli import main\n"
+        f"status = main(['wait', 'a@{DOMAIN}', '--timeout', '0'])\n"
+        "server = {'litestar', 'uvicorn', 'mcp', 'gateway.store', 'gateway.app', 'gateway.api', 'gateway.sources'}\n"
+        "print(status, sorted(m for m in sys.modules if {m.split('.')[0], '.'.join(m.split('.')[:2])} & server))\n"
+    )
+    address, _ = await sh.new()
+    proc = await sh.start([sys.executable, "-c", code.replace(f"a@{DOMAIN}", address)], sh.env())
+    result = await sh.finish(proc)
+    assert result.out.splitlines()[-1] == "1 []", result.out + result.err  # it asked the gateway: timed out
 
 
 # -- durations (pure) --------------------------------------------------------------------------

@@ -449,17 +449,20 @@ def _client_main(args: argparse.Namespace) -> int:
     url = (args.url or os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL).rstrip("/")
     token = os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
     try:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise _Refused("the gateway URL (--url or AGENTMAIL_URL) is not an http:// or https:// URL")
         from platformdirs import user_config_path
 
         from gateway.client import GatewayError as ClientError
         from gateway.client import WaitTimeout
         from mcp_server.tokens import FILE_NAME, TokenFile, TokenFileError, scope_key
 
+        try:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError("not http(s)")
+            scope = scope_key(url, token)  # reads the port: ValueError when it is not a number
+        except ValueError:
+            raise _Refused("the gateway URL (--url or AGENTMAIL_URL) is not an http:// or https:// URL") from None
         tokens = TokenFile(user_config_path("agentmail-gateway") / FILE_NAME)
-        scope = scope_key(url, token)
         try:
             if args.command == "new":
                 return _new(args, url, token, tokens, scope)

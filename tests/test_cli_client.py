@@ -316,8 +316,9 @@ async def test_an_unreachable_gateway_exits_2_with_one_line(sh: Shell) -> None:
     assert "cannot be reached" in line and nowhere in line
     line = one_error_line(await sh.run("wait", f"x@{DOMAIN}", "--url", nowhere, AGENTMAIL_TOKEN=ADMIN_TOKEN))
     assert "cannot be reached" in line
-    line = one_error_line(await sh.run("new", AGENTMAIL_URL="ftp://example.com"))
-    assert "not an http:// or https:// URL" in line
+    for bad in ("ftp://example.com", "http://[::1", "http://127.0.0.1:port", "127.0.0.1:8025"):
+        line = one_error_line(await sh.run("new", AGENTMAIL_URL=bad))
+        assert "not an http:// or https:// URL" in line, bad
     assert not sh.token_file.exists()
     sh.assert_no_secret_shown()
 

@@ -225,6 +225,16 @@ async def test_wait_filters_skip_other_mail(sh: Shell) -> None:
     assert (result.code, result.out) == (0, "222222\n"), result.err
 
 
+async def test_each_wait_takes_the_next_unseen_message_and_the_admins_leaves_them_unseen(sh: Shell) -> None:
+    address, _ = await sh.new()
+    await mail(sh, address, subject="First", text="Code 100001")
+    await mail(sh, address, subject="Second", text="Code 200002")
+    admin = [await sh.run("wait", address, "--code", AGENTMAIL_TOKEN=ADMIN_TOKEN) for _ in range(2)]
+    assert [(r.code, r.out) for r in admin] == [(0, "100001\n")] * 2
+    own = [await sh.run("wait", address, "--code", "--timeout", "1") for _ in range(3)]
+    assert [(r.code, r.out) for r in own] == [(0, "100001\n"), (0, "200002\n"), (1, "")]
+
+
 async def test_a_timeout_exits_1_and_names_what_arrived(sh: Shell) -> None:
     address, _ = await sh.new()
     await mail(sh, address, subject="Welcome aboard", text="Thanks for joining, no code here.")

@@ -509,6 +509,8 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
     AGENTMAIL_IDENTITY_TOKEN is skipped when AGENTMAIL_ADDRESS names another address (set by
     `new --env` for one identity, while the script waits on another).
     """
+    if "@" not in address.strip(" @"):  # e.g. "" from a `new` that failed earlier in the script
+        raise _Refused(f"{address!r} is not an address: pass the whole address `agentmail-gateway new` printed")
     own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
     own_address = environ.get("AGENTMAIL_ADDRESS", "").strip()
     if own and (not own_address or own_address.lower() == address.strip().lower()):

@@ -344,6 +344,12 @@ async def test_an_unknown_address_exits_2_with_one_line(sh: Shell) -> None:
     sh.assert_no_secret_shown()
 
 
+@pytest.mark.parametrize("address", ["", "nobody", "@"])
+async def test_wait_for_something_not_an_address_says_so(sh: Shell, address: str) -> None:
+    line = one_error_line(await sh.run("wait", address, "--code"))
+    assert "is not an address" in line
+
+
 async def test_new_without_a_token_says_which_token_it_needs(sh: Shell) -> None:
     line = one_error_line(await sh.run("new", AGENTMAIL_TOKEN=None))
     assert "AGENTMAIL_TOKEN is not set" in line
@@ -454,7 +460,9 @@ async def test_the_readme_ci_lines_run_as_written(sh: Shell, tmp_path: Path) -> 
     for script in ("signup.sh", "confirm.sh"):
         (step / script).chmod(0o755)
     env = sh.env(PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
-    proc = await sh.start(["bash", "-c", f"set -euo pipefail\n{readme_ci_block()}"], env, cwd=step)
+    block = readme_ci_block()
+    assert block.startswith("set -euo pipefail\n")  # so a failing `new` stops the step
+    proc = await sh.start(["bash", "-c", block], env, cwd=step)
     deadline = asyncio.get_running_loop().time() + RUN_TIMEOUT
     while not ready.exists():
         assert proc.returncode is None, await sh.finish(proc)

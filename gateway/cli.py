@@ -1,9 +1,15 @@
-"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`.
+"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`,
+and the gateway's clients: `new`, `wait`, `rm` (for shell scripts and CI steps) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Identity commands work on the local data directory directly (safe while the gateway runs:
 the store is SQLite in WAL mode). Without a configured domain they use the one the store is
 bound to. `store init --new` is the one way to start an empty store where one existed.
+
+`new`, `wait` and `rm` are clients of a running gateway over its REST API (AGENTMAIL_URL), not of
+the data directory, and import nothing of the server. Tokens come from the environment and the
+0600 token file agentmail-mcp keeps, never from argv: `new` stores the identity's token there,
+so `wait ADDRESS` finds it. `wait` exits 0 when the mail came, 1 when it timed out, 2 on any error.
 """
 
 from __future__ import annotations
@@ -15,22 +21,35 @@ import dataclasses
 import json
 import logging
 import os
+import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from gateway import __version__
 from gateway.config import SettingError, Settings, describe, env_name, is_secret, load_settings
 from gateway.errors import GatewayError
 from gateway.redact import install_redaction
 
-if TYPE_CHECKING:  # the store is imported only by the commands that use it (fast --help)
-    from gateway.store import Identity, Store
+if TYPE_CHECKING:  # the store and the client are imported only by the commands that use them (fast --help)
+    from collections.abc import Mapping
 
-__all__ = ["main"]
+    from gateway.client import Gateway, Message
+    from gateway.client import GatewayError as ClientError
+    from gateway.store import Identity, Store
+    from mcp_server.tokens import TokenFile
+
+__all__ = ["main", "parse_duration"]
 
 log = logging.getLogger("gateway")
+
+DEFAULT_URL: Final = "http://127.0.0.1:8025"
+"""As gateway.client's (not imported from there: that would load the client for every command)."""
+MAX_DURATION_SECONDS: Final = 10 * 365 * 86400
+"""Longest --ttl or --timeout: the gateway's own limit on a lifetime."""
+_UNITS: Final = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def _settings_flags() -> argparse.ArgumentParser:
@@ -100,7 +119,89 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a store existed here and is lost: start an empty one anyway (every identity and token is gone)",
     )
+    _client_commands(commands)
     return parser
+
+
+def _client_commands(commands: Any) -> None:
+    """`new`, `wait`, `rm`: clients of a running gateway (AGENTMAIL_URL), for shell scripts and CI steps."""
+    url = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    url.add_argument(
+        "--url", help=f"the gateway (default: AGENTMAIL_URL, else {DEFAULT_URL}); tokens only from the environment"
+    )
+    raw = argparse.RawDescriptionHelpFormatter
+    new = commands.add_parser(
+        "new",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=raw,
+        help="create an identity on a running gateway; prints its address and token",
+        description="Create an identity with AGENTMAIL_TOKEN (a provisioner or the admin token) at AGENTMAIL_URL.\n"
+        "Prints the address on line 1 and its token on line 2, and keeps the token in the 0600\n"
+        "token file agentmail-mcp uses (in the user config folder, e.g. ~/.config/agentmail-gateway/),\n"
+        "so that `agentmail-gateway wait ADDRESS` finds it.",
+        epilog="examples:\n"
+        '  eval "$(agentmail-gateway new --ttl 1h --env)"\n'
+        '  CODE=$(agentmail-gateway wait "$AGENTMAIL_ADDRESS" --code)\n\n'
+        "  ADDR=$(agentmail-gateway new --ttl 1h | head -n 1)",
+    )
+    new.add_argument("local_part", nargs="?", metavar="LOCAL_PART", help="the name before @ (random when omitted)")
+    new.add_argument(
+        "--ttl", type=_ttl_arg, metavar="DURATION", help="lifetime: seconds, or 90s, 15m, 1h, 2d (default: none)"
+    )
+    new.add_argument("--label", help="a note for people (e.g. the CI job)")
+    new.add_argument(
+        "--env",
+        action="store_true",
+        help="print shell-quoted `export AGENTMAIL_ADDRESS=...` and `export AGENTMAIL_IDENTITY_TOKEN=...` lines",
+    )
+
+    wait = commands.add_parser(
+        "wait",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=raw,
+        help="wait for mail to an address; print its code, link or JSON (exit 0 found, 1 timed out, 2 error)",
+        description="Wait for the oldest unseen message to ADDRESS (mail that came before the call counts)\n"
+        "and print it: a short summary, or with --code / --link just that, or with --json all of it.\n"
+        "Exit status: 0 found, 1 timed out (stderr lists what did arrive), 2 any other error.\n\n"
+        "The token that reads the mail is the first of:\n"
+        "  1. AGENTMAIL_IDENTITY_TOKEN, unless AGENTMAIL_ADDRESS names another address;\n"
+        "  2. the token file entry `agentmail-gateway new` (or agentmail-mcp) stored for ADDRESS\n"
+        "     with the same AGENTMAIL_URL and AGENTMAIL_TOKEN;\n"
+        "  3. AGENTMAIL_TOKEN itself: the admin token reads any identity (without marking mail seen);\n"
+        "     a provisioner token reads no mail.",
+        epilog='example:\n  CODE=$(agentmail-gateway wait "$ADDR" --code --timeout 2m --from noreply@example.com)',
+    )
+    wait.add_argument("address", metavar="ADDRESS", help="the identity's address, as `new` printed it")
+    shown = wait.add_mutually_exclusive_group()
+    shown.add_argument("--code", dest="show", action="store_const", const="code", help="print just the one-time code")
+    shown.add_argument(
+        "--link", dest="show", action="store_const", const="link", help="print just the verification link"
+    )
+    shown.add_argument(
+        "--json", dest="show", action="store_const", const="json", help="print the whole message as JSON"
+    )
+    wait.add_argument(
+        "--timeout",
+        type=_duration_arg,
+        default=120.0,
+        metavar="DURATION",
+        help="how long to wait: seconds, or 90s, 15m, 1h (default: 120)",
+    )
+    wait.add_argument("--from", dest="sender", metavar="TEXT", help="only mail whose From contains TEXT")
+    wait.add_argument("--subject", metavar="TEXT", help="only mail whose Subject contains TEXT")
+    wait.add_argument(
+        "--link-contains", metavar="TEXT", help="with --link (implied): the first link whose URL contains TEXT"
+    )
+
+    rm = commands.add_parser(
+        "rm",
+        parents=[url],
+        allow_abbrev=False,
+        help="delete an identity on a running gateway (its own token, else AGENTMAIL_TOKEN) and forget its token",
+    )
+    rm.add_argument("address", metavar="ADDRESS", help="the identity's address")
 
 
 def _load(args: argparse.Namespace) -> Settings:
@@ -115,6 +216,8 @@ def _load(args: argparse.Namespace) -> Settings:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command in ("new", "wait", "rm"):  # clients of a running gateway: no settings, no store
+        return _client_main(args)
     if args.command == "mcp":  # an MCP client of some gateway: none of the gateway's settings apply
         from mcp_server.__main__ import main as mcp_main
 
@@ -305,3 +408,240 @@ async def _all_identities(store: Store) -> list[Identity]:
         if len(page) < 500:
             return rows
         after = page[-1].address
+
+
+# -- clients of a running gateway: new, wait, rm ---------------------------------------------
+
+
+def parse_duration(text: str) -> float:
+    """Seconds in a duration as a person writes it: "90", "90s", "1.5m", "15m", "1h", "2d"."""
+    found = re.fullmatch(r"\s*(\d{1,12}(?:\.\d{1,6})?)\s*([smhd]?)\s*", text.lower())
+    if found is None:
+        raise ValueError(f"not a duration: {text!r} (write e.g. 90, 90s, 15m, 1h or 2d)")
+    seconds = float(found[1]) * _UNITS[found[2]]
+    if seconds > MAX_DURATION_SECONDS:
+        raise ValueError(f"{text!r} is longer than the limit of {MAX_DURATION_SECONDS // 86400} days")
+    return seconds
+
+
+def _duration_arg(text: str) -> float:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _ttl_arg(text: str) -> float:
+    seconds = _duration_arg(text)
+    if seconds < 1:
+        raise argparse.ArgumentTypeError(f"a lifetime of {text!r} is shorter than one second")
+    return seconds
+
+
+class _Refused(Exception):
+    """A client command cannot go on; the message (one line, never a token) says why and what to do."""
+
+
+def _client_main(args: argparse.Namespace) -> int:
+    """`new`, `wait` or `rm`: 0 done, 1 a wait timed out, 2 any error (one line on stderr, never a traceback)."""
+    from urllib.parse import urlsplit
+
+    url = (args.url or os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL).rstrip("/")
+    token = os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
+    try:
+        from platformdirs import user_config_path
+
+        from gateway.client import GatewayError as ClientError
+        from gateway.client import WaitTimeout
+        from mcp_server.tokens import FILE_NAME, TokenFile, TokenFileError, scope_key
+
+        try:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise ValueError("not http(s)")
+            scope = scope_key(url, token)  # reads the port: ValueError when it is not a number
+        except ValueError:
+            raise _Refused("the gateway URL (--url or AGENTMAIL_URL) is not an http:// or https:// URL") from None
+        tokens = TokenFile(user_config_path("agentmail-gateway") / FILE_NAME)
+        try:
+            if args.command == "new":
+                return _new(args, url, token, tokens, scope)
+            if args.command == "wait":
+                return _wait(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+            return _rm(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+        except WaitTimeout as exc:
+            print(f"agentmail-gateway: {exc.detail}", file=sys.stderr)
+            return 1
+        except ClientError as exc:
+            print(f"agentmail-gateway: {exc.detail}", file=sys.stderr)
+            return 2
+        except TokenFileError as exc:
+            print(f"agentmail-gateway: {exc}", file=sys.stderr)
+            return 2
+    except _Refused as exc:
+        print(f"agentmail-gateway: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # Whoever reads stdout left before anything was written: say so once, and keep Python's
+        # own flush at exit from failing again on the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("agentmail-gateway: the output's reader closed the pipe before it was written", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reader:
+    """The token chosen to read (or delete) an identity, and where it came from (for messages; never the token)."""
+
+    address: str
+    token: str
+    source: str
+
+    def __repr__(self) -> str:
+        return f"_Reader({self.address!r}, from {self.source})"
+
+
+def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens: TokenFile, scope: str) -> _Reader:
+    """The token for `address`: AGENTMAIL_IDENTITY_TOKEN, else the token file's, else AGENTMAIL_TOKEN.
+
+    AGENTMAIL_IDENTITY_TOKEN is skipped when AGENTMAIL_ADDRESS names another address (set by
+    `new --env` for one identity, while the script waits on another).
+    """
+    if "@" not in address.strip(" @"):  # e.g. "" from a `new` that failed earlier in the script
+        raise _Refused(f"{address!r} is not an address: pass the whole address `agentmail-gateway new` printed")
+    own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
+    own_address = environ.get("AGENTMAIL_ADDRESS", "").strip()
+    if own and (not own_address or own_address.lower() == address.strip().lower()):
+        return _Reader(address, own, "AGENTMAIL_IDENTITY_TOKEN")
+    stored = tokens.get(scope, address.strip())
+    if stored:
+        return _Reader(address, stored, "the token file")
+    if token:
+        return _Reader(address, token, "AGENTMAIL_TOKEN")
+    raise _Refused(
+        f"no token for {address}: set AGENTMAIL_IDENTITY_TOKEN, or create it with `agentmail-gateway new` on this"
+        " machine (same AGENTMAIL_URL and AGENTMAIL_TOKEN), or set AGENTMAIL_TOKEN to the admin token"
+    )
+
+
+def _new(args: argparse.Namespace, url: str, token: str | None, tokens: TokenFile, scope: str) -> int:
+    from gateway.client import Gateway
+    from gateway.client import GatewayError as ClientError
+    from mcp_server.tokens import TokenFileError
+
+    if token is None:
+        raise _Refused(
+            "AGENTMAIL_TOKEN is not set: `new` needs a provisioner token (`agentmail-gateway token create`)"
+            " or the admin token"
+        )
+    with _client(Gateway, url, token) as gw:
+        me = gw.create_identity(args.local_part, ttl=args.ttl, label=args.label)
+        try:
+            tokens.put(scope, me.address, me.token)
+        except (TokenFileError, OSError) as exc:
+            # Fail closed: a script must not go on with an identity `wait` cannot find the token of.
+            with contextlib.suppress(ClientError):
+                gw.delete_identity(me.address)
+            why = exc if isinstance(exc, TokenFileError) else f"{tokens.path}: {exc.strerror}"
+            raise _Refused(
+                f"could not keep the new identity's token ({why}), so it was deleted again;"
+                " XDG_CONFIG_HOME chooses where the token file lives"
+            ) from None
+    if args.env:
+        address, token = shlex.quote(me.address), shlex.quote(me.token)
+        _out(f"export AGENTMAIL_ADDRESS={address}\nexport AGENTMAIL_IDENTITY_TOKEN={token}")
+    else:
+        _out(f"{me.address}\n{me.token}")
+    return 0
+
+
+def _out(text: str) -> None:
+    """`text` and a newline in one write: `new | head -n 1` reads it whole, never a broken pipe halfway."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _wait(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, scope: str) -> int:
+    import msgspec
+
+    from gateway.client import AuthError, Gateway
+
+    show = args.show
+    if args.link_contains is not None:
+        if show not in (None, "link"):
+            raise _Refused(f"--link-contains goes with --link, not --{show}")
+        show = "link"
+    filters: dict[str, Any] = {"timeout": args.timeout, "sender": args.sender, "subject": args.subject}
+    with _client(Gateway, url, None) as gw:
+        me = gw.identity(reader.address, reader.token)
+        try:
+            if show == "code":
+                _out(me.wait_for_code(**filters))
+            elif show == "link":
+                _out(me.wait_for_link(contains=args.link_contains, **filters))
+            elif show == "json":
+                _out(msgspec.json.encode(me.wait(**filters)).decode())
+            else:
+                _out(_summary(me.wait(**filters)))
+        except AuthError as exc:
+            raise _refused_reader(reader, exc, tokens, scope) from None
+    return 0
+
+
+def _rm(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, scope: str) -> int:
+    from gateway.client import AuthError, Gateway
+
+    with _client(Gateway, url, reader.token) as gw:
+        try:
+            gw.delete_identity(reader.address)
+        except AuthError as exc:
+            raise _refused_reader(reader, exc, tokens, scope) from None
+    with contextlib.suppress(Exception):  # deleted is what was asked; a stale entry is harmless
+        tokens.remove(scope, reader.address)
+    _out(f"deleted {reader.address}")
+    return 0
+
+
+def _client(make: type[Gateway], url: str, token: str | None) -> Gateway:
+    import httpx
+
+    try:
+        return make(url, token or "")  # "" (not None): never AGENTMAIL_TOKEN behind our back
+    except httpx.InvalidURL:
+        raise _Refused("the gateway URL (--url or AGENTMAIL_URL) is not a valid URL") from None
+
+
+def _refused_reader(reader: _Reader, exc: ClientError, tokens: TokenFile, scope: str) -> _Refused:
+    """The one line for a token the gateway refused, saying which token it was (never the token itself)."""
+    if reader.source == "AGENTMAIL_TOKEN" and exc.status == 403:
+        return _Refused(
+            f"no identity token for {reader.address} here, and AGENTMAIL_TOKEN may not do this ({exc.detail}):"
+            " set AGENTMAIL_IDENTITY_TOKEN, or create the identity with `agentmail-gateway new` on this machine"
+            " (same AGENTMAIL_URL and AGENTMAIL_TOKEN)"
+        )
+    if reader.source == "the token file" and exc.status == 401 and exc.error == "unauthorized":
+        # The gateway's own 401: deleted, expired or rotated, that token is dead for good.
+        with contextlib.suppress(Exception):
+            tokens.remove(scope, reader.address, only=reader.token)
+        return _Refused(
+            f"the gateway no longer accepts the stored token for {reader.address}"
+            " (the identity was deleted, expired, or its token rotated)"
+        )
+    return _Refused(f"the token for {reader.address} from {reader.source} was refused: {exc.detail}")
+
+
+def _summary(message: Message) -> str:
+    """A few lines for a person reading a CI log: who, what, when, and the code and link found."""
+    lines = [
+        f"from:     {message.from_ or '(none)'}",
+        f"subject:  {message.subject}",
+        f"received: {message.received_at.isoformat()}",
+        f"id:       {message.id}",
+    ]
+    if message.codes:
+        lines.append(f"code:     {message.codes[0].value}")
+    if message.links:
+        lines.append(f"link:     {message.links[0].url}")
+    return "\n".join(lines)

@@ -12,7 +12,16 @@ from gateway.client.plans import NoReply
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["DEFAULT_URL", "IdentityState", "no_reply", "resolve_token", "resolve_url", "ttl_seconds", "where"]
+__all__ = [
+    "DEFAULT_URL",
+    "IdentityState",
+    "Token",
+    "no_reply",
+    "resolve_token",
+    "resolve_url",
+    "ttl_seconds",
+    "where",
+]
 
 DEFAULT_URL: Final = "http://127.0.0.1:8025"
 
@@ -22,11 +31,25 @@ def resolve_url(url: str | None) -> str:
     return (url or os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL).rstrip("/")
 
 
-def resolve_token(token: str | None) -> str | None:
+class Token(str):
+    """A token: a `str` in every use, but its `repr` hides it.
+
+    Tracebacks that show locals (`pytest -l`, debuggers, error trackers) print reprs: the client's
+    frames hold tokens, and those reports end up in CI logs.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Token('***')"
+
+
+def resolve_token(token: str | None) -> Token | None:
     """`token`, else AGENTMAIL_TOKEN (a provisioner or the admin token), else None."""
     if token is not None:
-        return token
-    return os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
+        return Token(token)
+    found = os.environ.get("AGENTMAIL_TOKEN", "").strip()
+    return Token(found) if found else None
 
 
 def where(url: str) -> str:
@@ -68,7 +91,7 @@ class IdentityState:
         label: str | None = None,
     ) -> None:
         self.address = address
-        self.token = token
+        self.token: str = Token(token)
         """The identity's own token: reads its mail and nothing else. Keep it out of logs."""
         self.created_at = created_at
         self.expires_at = expires_at

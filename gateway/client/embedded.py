@@ -193,7 +193,10 @@ class EmbeddedGateway:
             self._log.close()
         # A file, not a pipe: a chatty child can never block on a full pipe nobody reads.
         self._log = (self._work / "gateway.log").open("ab")
-        argv = [self.python, "-m", "gateway.client.embedded", "--env-file", str(self._work / "no.env")]
+        argv = [self.python, "-m", "gateway.client.embedded"]
+        if self._given_dir is None:  # (a data dir the caller gave is theirs to keep)
+            argv += ["--remove-when-orphaned", str(self._work)]
+        argv += ["--env-file", str(self._work / "no.env")]
         self._proc = subprocess.Popen(  # noqa: S603 (our own interpreter and module)
             argv,
             env=self._env(),
@@ -266,7 +269,7 @@ class EmbeddedGateway:
         self.stop()
 
 
-def _exit_with_parent() -> None:
+def _exit_with_parent(orphaned: threading.Event) -> None:
     """SIGTERM ourselves when stdin (a pipe from the parent) ends: the parent died or let go of us."""
 
     def watch() -> None:
@@ -275,17 +278,38 @@ def _exit_with_parent() -> None:
                 pass
         except (OSError, ValueError):
             pass
+        orphaned.set()
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=watch, name="agentmail-parent-watch", daemon=True).start()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The child: `gateway serve` with the given flags, ended by SIGTERM or by its parent's death."""
+    """The child: `gateway serve` with the given flags, ended by SIGTERM or by its parent's death.
+
+    `--remove-when-orphaned DIR` (first): a directory only the parent would have removed, removed
+    by the child when the parent died first.
+    """
     from gateway.cli import main as cli_main
 
-    _exit_with_parent()
-    return cli_main(["serve", *(sys.argv[1:] if argv is None else argv)])
+    args = list(sys.argv[1:] if argv is None else argv)
+    leftover = None
+    if args[:1] == ["--remove-when-orphaned"]:
+        leftover, args = Path(args[1]), args[2:]
+    orphaned = threading.Event()
+    _exit_with_parent(orphaned)
+    # uvicorn re-raises the signal that stopped it once it has shut down: as an exception here
+    # (not a death by signal) it lets the `finally` below run.
+    signal.signal(signal.SIGTERM, _raise_exit)
+    try:
+        return cli_main(["serve", *args])
+    finally:
+        if orphaned.is_set() and leftover is not None:
+            shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _raise_exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 if __name__ == "__main__":

@@ -32,10 +32,11 @@ def resolve_url(url: str | None) -> str:
 
 
 class Token(str):
-    """A token: a `str` in every use, but its `repr` hides it.
+    """A token as the client's own frames hold it: a `str` in every use, but its `repr` hides it.
 
-    Tracebacks that show locals (`pytest -l`, debuggers, error trackers) print reprs: the client's
-    frames hold tokens, and those reports end up in CI logs.
+    Tracebacks that show locals (`pytest -l`, debuggers, error trackers) print reprs, and those
+    reports end up in CI logs. Never handed out: msgspec encodes no `str` subclass, so the public
+    `Identity.token` is a plain `str`.
     """
 
     __slots__ = ()
@@ -91,11 +92,19 @@ class IdentityState:
         label: str | None = None,
     ) -> None:
         self.address = address
-        self.token: str = Token(token)
-        """The identity's own token: reads its mail and nothing else. Keep it out of logs."""
+        self._secret = Token(token)
         self.created_at = created_at
         self.expires_at = expires_at
         self.label = label
+
+    @property
+    def token(self) -> str:
+        """The identity's own token (a plain `str`): reads its mail and nothing else. Keep it out of logs."""
+        return str(self._secret)
+
+    @token.setter
+    def token(self, value: str) -> None:
+        self._secret = Token(value)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.address!r})"

@@ -26,3 +26,16 @@ def test_tokens_the_client_holds_are_hidden(monkeypatch: pytest.MonkeyPatch) -> 
         me = Identity(gw, "a@agents.test", SECRET)
         assert me.token == SECRET
         assert SECRET not in repr(vars(me))
+
+
+def test_the_public_token_is_a_plain_str_that_encodes_anywhere() -> None:
+    import json
+
+    import msgspec
+
+    with Gateway("http://127.0.0.1:9") as gw:
+        me = Identity(gw, "a@agents.test", SECRET)
+        assert type(me.token) is str and msgspec.json.decode(msgspec.json.encode(me.token)) == SECRET
+        assert json.loads(json.dumps({"t": me.token})) == {"t": SECRET}
+        me.token = "am_rotated-0123456789abcdefghijklmno"
+        assert me.token == "am_rotated-0123456789abcdefghijklmno" and "rotated" not in repr(vars(me))

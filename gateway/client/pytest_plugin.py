@@ -23,8 +23,9 @@ their addresses, never their tokens, at the end of the run.
         signup(agentmail_identity.address, smtp=(agentmail.smtp_host, agentmail.smtp_port))
         assert agentmail_identity.wait_for_code(timeout=30) == "482913"
 
-Importing this module imports nothing but pytest: it is loaded in every pytest run of a
-project that installs agentmail-gateway.
+It is loaded in every pytest run of a project that installs agentmail-gateway, so importing it
+costs little: pytest and the :mod:`gateway.client` package (msgspec, no httpx, nothing of the
+server); httpx and the embedded gateway are imported by the fixtures that need them.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ _embedded_key = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """The options `--agentmail-url` and `--agentmail-keep`."""
     group = parser.getgroup("agentmail", "agentmail-gateway: an address per test")
     group.addoption(
         "--agentmail-url",
@@ -73,6 +75,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Register the async fixture (with pytest-asyncio) and the kept-identities summary (with --agentmail-keep)."""
     if config.getoption("agentmail_keep"):
         config.pluginmanager.register(KeptSummary(), "agentmail-kept")
     # The async fixture exists only where pytest-asyncio runs (and `-p no:asyncio` means it does not).
@@ -196,6 +199,7 @@ class KeptSummary:
         """(address, where its gateway is, test node id)."""
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Note the identities a test's teardown kept."""
         if report.when != "teardown":
             return
         for key, value in report.user_properties:
@@ -203,6 +207,7 @@ class KeptSummary:
                 self.kept.append((str(value[0]), str(value[1]), report.nodeid))
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """List the kept addresses, grouped by gateway (never a token)."""
         if not self.kept:
             return
         terminalreporter.section("agentmail: identities kept (--agentmail-keep)")

@@ -342,7 +342,8 @@ TIER_FIXTURES: dict[str, frozenset[str]] = {
     "dovecot": frozenset({"mailstack"}),
     "postgres": frozenset({"postgres_cluster", "postgres_dsn"}),
     "browser": frozenset({"chromium", "browser"}),
-    "stdio": frozenset(),
+    # The pytest plugin's fixtures start an embedded gateway (a child process) when none is configured.
+    "stdio": frozenset({"agentmail", "agentmail_identity", "agentmail_async_identity"}),
 }
 """A test using any of these fixtures (anywhere in its fixture closure) is in the tier."""
 TIER_NAMES: dict[str, frozenset[str]] = {
@@ -350,7 +351,10 @@ TIER_NAMES: dict[str, frozenset[str]] = {
     "postgres": frozenset({"PostgresCluster"}),
     "browser": frozenset({"ensure_chromium", "async_playwright"}),
     # The MCP SDK's stdio client spawning agentmail-mcp, or a child process of this Python.
-    "stdio": frozenset({"mcp_client", "stdio_client", "Popen", "create_subprocess_exec", "executable"}),
+    # (runpytest_subprocess: a pytest run in a child process, as tests/client run the plugin.)
+    "stdio": frozenset(
+        {"mcp_client", "stdio_client", "Popen", "create_subprocess_exec", "executable", "runpytest_subprocess"}
+    ),
 }
 """A test whose code (or its fixtures' or helpers') refers to any of these names is in the tier."""
 TIER_SOURCES = {"imap": "dovecot"}

@@ -182,23 +182,23 @@ class AsyncIdentity(IdentityState):
         gw = self.gateway
         return await gw.run(
             plans.list_messages(
-                gw._policy, self.address, self.token, limit=limit, sender=sender, subject=subject, since=since
+                gw._policy, self.address, self._secret, limit=limit, sender=sender, subject=subject, since=since
             )
         )
 
     async def get(self, message_id: str) -> wire.Message:
         """One whole message (marks it seen)."""
-        call = Call("GET", plans.message_path(self.address, message_id), self.token)
+        call = Call("GET", plans.message_path(self.address, message_id), self._secret)
         return await self.gateway.run(plans.request(self.gateway._policy, call, wire.Message))
 
     async def raw(self, message_id: str) -> bytes:
         """The message exactly as the mailbox holds it (RFC 5322 bytes)."""
-        call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self.token)
+        call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self._secret)
         return await self.gateway.run(plans.perform(self.gateway._policy, call))
 
     async def delete_message(self, message_id: str) -> None:
         """Hide one message from this identity."""
-        call = Call("DELETE", plans.message_path(self.address, message_id), self.token)
+        call = Call("DELETE", plans.message_path(self.address, message_id), self._secret)
         await self.gateway.run(plans.perform(self.gateway._policy, call))
 
     async def next_message(
@@ -213,7 +213,7 @@ class AsyncIdentity(IdentityState):
         gw = self.gateway
         return await gw.run(
             plans.next_message(
-                gw._policy, self.address, self.token, timeout=timeout, sender=sender, subject=subject, since=since
+                gw._policy, self.address, self._secret, timeout=timeout, sender=sender, subject=subject, since=since
             )
         )
 
@@ -269,7 +269,7 @@ class AsyncIdentity(IdentityState):
         plan = plans.wait_for(
             gw._policy,
             self.address,
-            self.token,
+            self._secret,
             pick,
             wanted,
             timeout=timeout,

@@ -12,7 +12,16 @@ from gateway.client.plans import NoReply
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["DEFAULT_URL", "IdentityState", "no_reply", "resolve_token", "resolve_url", "ttl_seconds", "where"]
+__all__ = [
+    "DEFAULT_URL",
+    "IdentityState",
+    "Token",
+    "no_reply",
+    "resolve_token",
+    "resolve_url",
+    "ttl_seconds",
+    "where",
+]
 
 DEFAULT_URL: Final = "http://127.0.0.1:8025"
 
@@ -22,11 +31,26 @@ def resolve_url(url: str | None) -> str:
     return (url or os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL).rstrip("/")
 
 
-def resolve_token(token: str | None) -> str | None:
+class Token(str):
+    """A token as the client's own frames hold it: a `str` in every use, but its `repr` hides it.
+
+    Tracebacks that show locals (`pytest -l`, debuggers, error trackers) print reprs, and those
+    reports end up in CI logs. Never handed out: msgspec encodes no `str` subclass, so the public
+    `Identity.token` is a plain `str`.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Token('***')"
+
+
+def resolve_token(token: str | None) -> Token | None:
     """`token`, else AGENTMAIL_TOKEN (a provisioner or the admin token), else None."""
     if token is not None:
-        return token
-    return os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
+        return Token(token)
+    found = os.environ.get("AGENTMAIL_TOKEN", "").strip()
+    return Token(found) if found else None
 
 
 def where(url: str) -> str:
@@ -68,11 +92,19 @@ class IdentityState:
         label: str | None = None,
     ) -> None:
         self.address = address
-        self.token = token
-        """The identity's own token: reads its mail and nothing else. Keep it out of logs."""
+        self._secret = Token(token)
         self.created_at = created_at
         self.expires_at = expires_at
         self.label = label
+
+    @property
+    def token(self) -> str:
+        """The identity's own token (a plain `str`): reads its mail and nothing else. Keep it out of logs."""
+        return str(self._secret)
+
+    @token.setter
+    def token(self, value: str) -> None:
+        self._secret = Token(value)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.address!r})"

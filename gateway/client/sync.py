@@ -174,23 +174,23 @@ class Identity(IdentityState):
         gw = self.gateway
         return gw.run(
             plans.list_messages(
-                gw._policy, self.address, self.token, limit=limit, sender=sender, subject=subject, since=since
+                gw._policy, self.address, self._secret, limit=limit, sender=sender, subject=subject, since=since
             )
         )
 
     def get(self, message_id: str) -> wire.Message:
         """One whole message (marks it seen)."""
-        call = Call("GET", plans.message_path(self.address, message_id), self.token)
+        call = Call("GET", plans.message_path(self.address, message_id), self._secret)
         return self.gateway.run(plans.request(self.gateway._policy, call, wire.Message))
 
     def raw(self, message_id: str) -> bytes:
         """The message exactly as the mailbox holds it (RFC 5322 bytes)."""
-        call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self.token)
+        call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self._secret)
         return self.gateway.run(plans.perform(self.gateway._policy, call))
 
     def delete_message(self, message_id: str) -> None:
         """Hide one message from this identity."""
-        call = Call("DELETE", plans.message_path(self.address, message_id), self.token)
+        call = Call("DELETE", plans.message_path(self.address, message_id), self._secret)
         self.gateway.run(plans.perform(self.gateway._policy, call))
 
     def next_message(
@@ -205,7 +205,7 @@ class Identity(IdentityState):
         gw = self.gateway
         return gw.run(
             plans.next_message(
-                gw._policy, self.address, self.token, timeout=timeout, sender=sender, subject=subject, since=since
+                gw._policy, self.address, self._secret, timeout=timeout, sender=sender, subject=subject, since=since
             )
         )
 
@@ -261,7 +261,7 @@ class Identity(IdentityState):
         plan = plans.wait_for(
             gw._policy,
             self.address,
-            self.token,
+            self._secret,
             pick,
             wanted,
             timeout=timeout,

@@ -438,15 +438,12 @@ async def test_new_env_evaluated_by_bash_works_with_wait(sh: Shell, tmp_path: Pa
 
 def readme_ci_block() -> str:
     """The README's shell lines for a CI step: the first ```sh block that runs `agentmail-gateway wait`."""
-    root = Path(__file__).resolve().parents[1]
-    for name in ("README.md", "README-cli.md"):  # README-cli.md until the section is merged into README.md
-        path = root / name
-        if path.exists():
-            for block in path.read_text().split("```sh\n")[1:]:
-                block = block.split("```", 1)[0]
-                if "CODE=$(agentmail-gateway wait" in block:
-                    return block
-    raise AssertionError("no README shows the CI lines")
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    for block in readme.read_text().split("```sh\n")[1:]:
+        block = block.split("```", 1)[0]
+        if "CODE=$(agentmail-gateway wait" in block:
+            return block
+    raise AssertionError("README.md no longer shows the CI lines")
 
 
 async def test_the_readme_ci_lines_run_as_written(sh: Shell, tmp_path: Path) -> None:

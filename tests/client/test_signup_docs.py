@@ -14,16 +14,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOC = ROOT / "README-signup-tests.md"
-"""Where the examples are (merged into README.md's "Signup tests" section, point this there)."""
+DOC = ROOT / "README.md"
 
 pytest_plugins = ["pytester"]
 
 CONFTEST = "from tests.client.signup_app import page, shop, signup_url, sync_browser  # noqa: F401\n"
 
 
+def signup_section(text: str) -> str:
+    """README's "## Signup tests" section, up to the next second-level heading."""
+    match = re.search(r"^## Signup tests\n(.*?)(?=^## )", text, flags=re.MULTILINE | re.DOTALL)
+    assert match is not None, "README.md has no '## Signup tests' section"
+    return match.group(1)
+
+
 def example_tests(text: str) -> list[str]:
     """The ```python blocks of `text` that define a test function."""
+    text = signup_section(text)
     blocks = re.findall(r"^```python\n(.*?)^```", text, flags=re.MULTILINE | re.DOTALL)
     return [b for b in blocks if re.search(r"^(async )?def test_", b, flags=re.MULTILINE)]
 

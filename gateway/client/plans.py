@@ -38,6 +38,10 @@ WAIT_SEGMENT_SECONDS: Final = 50.0
 READ_GRACE_SECONDS: Final = 15.0
 """How much longer than a wait segment the client waits for its answer."""
 
+IDLE_CUT_SECONDS: Final = 0.5
+"""A wait lost sooner than this after it was sent was not cut for idling: a proxy whose
+gateway is down answers 502 at once, and that is an error to report, not a reason to re-arm."""
+
 _RETRYABLE: Final = frozenset({429, 502, 503, 504})
 _IDEMPOTENT: Final = frozenset({"GET", "DELETE", "PATCH"})
 _IDENTITY_PAGE: Final = 500
@@ -168,14 +172,17 @@ def send(
 
     429 and 503 (and a proxy's 502/504 for idempotent calls) are retried after `Retry-After`
     (1 s when absent) while that still ends before `deadline` (default: now + `retry_for`).
-    With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) returns None: a wait re-arms.
+    With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) after the request
+    was open a while (see :data:`IDLE_CUT_SECONDS`) returns None: a wait re-arms.
     """
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:
+        asked = policy.clock()
         answer = yield call
+        cut_ok_now = cut_ok and policy.clock() - asked >= IDLE_CUT_SECONDS
         if not isinstance(answer, Reply):
-            if cut_ok and isinstance(answer, NoReply) and answer.cut:
+            if cut_ok_now and isinstance(answer, NoReply) and answer.cut:
                 return None
             what = "did not answer" if isinstance(answer, NoReply) and answer.cut else "cannot be reached"
             raise Unreachable(0, "unreachable", f"the gateway at {policy.where} {what}")
@@ -183,7 +190,7 @@ def send(
             return answer
         err = _error(policy, answer)
         proxy_cut = answer.status in (502, 504) and err.error == "http_error"
-        if cut_ok and proxy_cut:
+        if cut_ok_now and proxy_cut:
             return None
         retryable = answer.status in _RETRYABLE and (not proxy_cut or call.method in _IDEMPOTENT)
         pause = max(0.05, err.retry_after if err.retry_after is not None else 1.0)

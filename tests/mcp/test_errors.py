@@ -108,13 +108,14 @@ async def test_a_503_during_a_wait_is_re_armed_after_retry_after(tmp_path: Path)
         "links": [],
         "headers": [],
         "attachments": [],
+        "truncated": False,
     }
 
     def handler(request: httpx.Request) -> httpx.Response:
         calls.append(request.url.path)
         if len(calls) == 1:  # Dovecot restarting: the gateway says when to come back
-            body = {"error": "mail_unavailable", "detail": "the mailbox cannot be reached", "retry_after_sec": 0.2}
-            return httpx.Response(503, json=body)
+            body = {"error": "mail_unavailable", "detail": "the mailbox cannot be reached"}
+            return httpx.Response(503, json=body, headers={"Retry-After": "0.2"})
         return httpx.Response(200, json=message)
 
     client, _ = _server(tmp_path, handler)

@@ -137,16 +137,19 @@ def _params(**values: str | int | float | datetime | None) -> dict[str, str | in
 
 
 def _error(policy: Policy, reply: Reply) -> GatewayError:
+    # `Retry-After` counts on any answer: a proxy's or load balancer's 503 page carries it too.
+    header: float | None = None
+    if reply.retry_after is not None:
+        try:
+            header = float(reply.retry_after)
+        except ValueError:
+            header = None  # an HTTP date: the gateway never sends one
     try:
         body = msgspec.json.decode(reply.content, type=wire.ErrorBody)
     except msgspec.DecodeError:  # not the gateway's envelope (a proxy's page, another server)
-        return error_for(reply.status, "http_error", f"{policy.where} answered HTTP {reply.status}, not as the gateway")
-    retry: float | None = None if body.retry_after_sec is msgspec.UNSET else float(body.retry_after_sec)
-    if retry is None and reply.retry_after is not None:
-        try:
-            retry = float(reply.retry_after)
-        except ValueError:
-            retry = None  # an HTTP date: the gateway never sends one
+        detail = f"{policy.where} answered HTTP {reply.status}, not as the gateway"
+        return error_for(reply.status, "http_error", detail, header)
+    retry = header if body.retry_after_sec is msgspec.UNSET else float(body.retry_after_sec)
     return error_for(reply.status, body.error, body.detail, retry)
 
 
@@ -267,14 +270,14 @@ def next_message(
     deadline = policy.clock() + max(0.0, timeout)
     path = f"{identity_path(address)}/wait"
     while True:
-        segment = max(0.0, min(deadline - policy.clock(), policy.wait_segment))
-        params = _params(timeout=round(segment, 3), sender=sender, subject=subject, since=since, after_id=after_id)
+        segment = round(max(0.0, min(deadline - policy.clock(), policy.wait_segment)), 3)
+        params = _params(timeout=segment, sender=sender, subject=subject, since=since, after_id=after_id)
         call = Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
         reply = yield from send(policy, call, deadline=deadline, accept=frozenset({408}), cut_ok=True)
         if reply is not None and reply.status != 408:
             return decode(policy, reply.content, wire.Message)
         left = deadline - policy.clock()
-        if left <= 0:
+        if left <= 0 or (reply is not None and segment == 0):  # a last look (under a millisecond left) is the end
             return None
         if reply is None:  # cut: a moment before re-arming, so a proxy that cuts at once is not hammered
             yield Pause(min(0.2, left))

@@ -165,7 +165,7 @@ def decode(policy: Policy, content: bytes, shape: type[T]) -> T:
 
 def send(
     policy: Policy,
-    call: Call,
+    call: Call | Callable[[], Call],
     *,
     deadline: float | None = None,
     accept: frozenset[int] = frozenset(),
@@ -177,12 +177,15 @@ def send(
     (1 s when absent) while that still ends before `deadline` (default: now + `retry_for`).
     With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) after the request
     was open a while (see :data:`IDLE_CUT_SECONDS`) returns None: a wait re-arms.
+    `call` may be a function making the request, called again for each retry (a wait's
+    segment is what is left of its deadline after the pause, not what was left before it).
     """
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:
+        current = call() if callable(call) else call
         asked = policy.clock()
-        answer = yield call
+        answer = yield current
         cut_ok_now = cut_ok and policy.clock() - asked >= IDLE_CUT_SECONDS
         if not isinstance(answer, Reply):
             if cut_ok_now and isinstance(answer, NoReply) and answer.cut:
@@ -195,7 +198,7 @@ def send(
         proxy_cut = answer.status in (502, 504) and err.error == "http_error"
         if cut_ok_now and proxy_cut:
             return None
-        retryable = answer.status in _RETRYABLE and (not proxy_cut or call.method in _IDEMPOTENT)
+        retryable = answer.status in _RETRYABLE and (not proxy_cut or current.method in _IDEMPOTENT)
         pause = max(0.05, err.retry_after if err.retry_after is not None else 1.0)
         if not retryable or policy.clock() + pause >= deadline:
             raise err
@@ -269,15 +272,20 @@ def next_message(
     """
     deadline = policy.clock() + max(0.0, timeout)
     path = f"{identity_path(address)}/wait"
-    while True:
+    segments: list[float] = []
+
+    def arm() -> Call:  # made again after every pause: a segment never runs past the deadline
         segment = round(max(0.0, min(deadline - policy.clock(), policy.wait_segment)), 3)
+        segments.append(segment)
         params = _params(timeout=segment, sender=sender, subject=subject, since=since, after_id=after_id)
-        call = Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
-        reply = yield from send(policy, call, deadline=deadline, accept=frozenset({408}), cut_ok=True)
+        return Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
+
+    while True:
+        reply = yield from send(policy, arm, deadline=deadline, accept=frozenset({408}), cut_ok=True)
         if reply is not None and reply.status != 408:
             return decode(policy, reply.content, wire.Message)
         left = deadline - policy.clock()
-        if left <= 0 or (reply is not None and segment == 0):  # a last look (under a millisecond left) is the end
+        if left <= 0 or (reply is not None and segments[-1] == 0):  # a last look (under a millisecond left) ends it
             return None
         if reply is None:  # cut: a moment before re-arming, so a proxy that cuts at once is not hammered
             yield Pause(min(0.2, left))

@@ -145,6 +145,49 @@ def test_a_wait_never_asks_past_its_segment_or_its_deadline(
     assert clock.now >= started + timeout - 0.001, "it waited the whole time"
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    timeout=st.floats(min_value=0, max_value=120),
+    segment=st.floats(min_value=0.5, max_value=60),
+    answers=st.lists(
+        st.sampled_from(["408", "503", "429", "cut"]) | st.integers(min_value=0, max_value=20), max_size=30
+    ),
+)
+def test_a_wait_refused_or_cut_along_the_way_still_never_asks_past_its_deadline(
+    timeout: float, segment: float, answers: list[str | int]
+) -> None:
+    # Each answer in turn: a timeout, a refusal with Retry-After (an int: its seconds), a 1 s cut;
+    # then 408s. Whatever came, no segment is asked past the deadline and no pause ends after it.
+    clock = Clock()
+    started = clock.now
+
+    def answer(call: Call, n: int) -> tuple[float, Reply | NoReply]:
+        asked = float(call.params["timeout"]) if call.params else 0.0
+        kind = answers[n] if n < len(answers) else "408"
+        if kind == "cut" and asked > 1.0:
+            return 1.0, NoReply(cut=True)
+        if kind in ("503", "429") or isinstance(kind, int):
+            seconds = kind if isinstance(kind, int) else 1
+            status = 429 if kind == "429" else 503
+            return 0.01, Reply(status, error(status, "busy", retry_after_sec=seconds), str(seconds))
+        return asked, Reply(408, error(408, "timeout"))
+
+    plan = plans.next_message(policy(clock, retry_for=0, wait_segment=segment), ADDRESS, TOKEN, timeout=timeout)
+    run = Run(clock)
+    try:
+        found, _ = drive(plan, clock, answer, run)
+    except (RateLimited, Unavailable):
+        pass  # a Retry-After that did not fit what was left of the wait
+    else:
+        assert found is None
+        assert clock.now >= started + timeout - 0.001
+    for sent, call in run.calls:
+        assert call.params is not None
+        assert sent + float(call.params["timeout"]) <= started + timeout + 0.0005, "a segment past the deadline"
+    for start, seconds in run.pauses:
+        assert start + seconds <= started + timeout + 1e-9
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     retry_after=st.lists(st.integers(min_value=0, max_value=120), min_size=1, max_size=8),

@@ -182,3 +182,13 @@ async def test_a_dot_message_id_never_reaches_the_identity_itself(gateway: Runni
         with pytest.raises(NotFound):
             await in_thread(lambda: me.get(message_id))
         assert [m.subject for m in await in_thread(me.messages)] == ["Your code"]
+
+
+async def test_is_admin_tells_the_admin_token_from_a_provisioners(gateway: RunningGateway) -> None:
+    response = await gateway.http.post("/v1/tokens", json={"scope": "provision"})
+    provisioner = response.json()["token"]
+    url = str(gateway.http.base_url)
+    with Gateway(url, ADMIN_TOKEN) as admin, Gateway(url, provisioner) as other, Gateway(url, "") as nobody:
+        assert await in_thread(admin.is_admin) is True
+        assert await in_thread(other.is_admin) is False
+        assert await in_thread(nobody.is_admin) is False

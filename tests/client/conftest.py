@@ -113,3 +113,65 @@ async def poll(condition: Callable[[], bool], timeout: float, what: str) -> None
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+@dataclass
+class Cutter:
+    """A TCP proxy to `upstream_port` closing a connection whose request is unanswered after `cut_after` s.
+
+    The other kind of proxy cut: no 504 page, the connection just goes (a load balancer's idle timeout).
+    """
+
+    upstream_port: int
+    cut_after: float
+    cuts: int = 0
+    requests: int = 0
+    """Chunks the client sent that started a new request (a request after the last answer)."""
+
+    async def handle(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
+        asked_at: list[float] = []  # when the request now open was sent; empty once it was answered
+        loop = asyncio.get_running_loop()
+
+        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, asking: bool) -> None:
+            while data := await reader.read(65536):
+                if asking and not asked_at:
+                    asked_at.append(loop.time())
+                    self.requests += 1
+                elif not asking:
+                    asked_at.clear()
+                writer.write(data)
+                await writer.drain()
+
+        async def watchdog() -> None:
+            while not asked_at or loop.time() - asked_at[0] < self.cut_after:
+                await asyncio.sleep(0.02)
+            self.cuts += 1
+
+        tasks = [
+            asyncio.create_task(pump(client_reader, upstream_writer, True)),
+            asyncio.create_task(pump(upstream_reader, client_writer, False)),
+            asyncio.create_task(watchdog()),
+        ]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for writer in (client_writer, upstream_writer):
+                writer.close()
+                with contextlib.suppress(OSError):
+                    await writer.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def cutting(upstream_port: int, cut_after: float) -> AsyncIterator[tuple[str, Cutter]]:
+    """A :class:`Cutter` on a free loopback port; yields (its base URL, it)."""
+    cutter = Cutter(upstream_port, cut_after)
+    server = await asyncio.start_server(cutter.handle, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}", cutter
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from gateway.client import AsyncGateway, AsyncIdentity, Gateway, Identity, WaitTimeout
-from tests.client.conftest import Front, poll, serving
+from tests.client.conftest import Front, cutting, poll, serving
 from tests.conftest import ADMIN_TOKEN, RunningGateway, make_message
 
 # Names that differ only because one twin is awaited.
@@ -104,6 +104,19 @@ async def test_an_async_wait_through_a_cutting_proxy_gets_mail_sent_later(gatewa
         await poll(lambda: front.cuts >= 2, 10, "the proxy to cut two waits")
         await gateway.send(make_message(to=address, subject="late", text="code 551234"), [address])
         assert await asyncio.wait_for(waiting, 20) == "551234"
+
+
+async def test_an_async_wait_through_a_proxy_that_drops_the_connection_gets_mail_sent_later(
+    gateway: RunningGateway,
+) -> None:
+    address, token = await gateway.create_identity()
+    port = gateway.http.base_url.port or 80
+    async with cutting(port, cut_after=1.0) as (url, cutter), AsyncGateway(url, ADMIN_TOKEN) as gw:
+        waiting = asyncio.create_task(gw.identity(address, token).wait_for_code(timeout=5))
+        await poll(lambda: cutter.cuts >= 2, 10, "the proxy to drop two waiting connections")
+        await gateway.send(make_message(to=address, subject="late", text="code 661234"), [address])
+        assert await asyncio.wait_for(waiting, 20) == "661234"
+    assert cutter.requests >= 3
 
 
 async def test_cancelling_an_async_wait_releases_the_gateways_wait(gateway: RunningGateway) -> None:

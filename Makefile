@@ -32,6 +32,7 @@ bench: setup
 	$(PY) bench/run.py
 	$(PY) bench/dovecot.py
 	$(PY) bench/mcp_stdio.py
+	$(PY) bench/client.py
 	$(PY) bench/soak.py
 
 clean:

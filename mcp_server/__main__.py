@@ -8,25 +8,22 @@ protocol: logs go to stderr only, and never carry a token.
 from __future__ import annotations
 
 import logging
-import os
 import sys
-from typing import Final
 
 from platformdirs import user_config_path
 
+from gateway.client.handle import resolve_token, resolve_url
 from mcp_server.server import build_server
 from mcp_server.tokens import FILE_NAME
 
 __all__ = ["main"]
 
-DEFAULT_URL: Final = "http://127.0.0.1:8025"
-
 
 def main() -> None:
     """Run the server on stdin/stdout until the client closes it."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="agentmail-mcp %(levelname)s %(message)s")
-    url = os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL
-    token = os.environ.get("AGENTMAIL_TOKEN", "").strip() or None
+    url = resolve_url(None)  # AGENTMAIL_URL, else the client's default, as for every client
+    token = resolve_token(None)
     if token is None:
         logging.warning("AGENTMAIL_TOKEN is not set: agentmail-mcp can neither create identities nor read any")
     token_file = user_config_path("agentmail-gateway") / FILE_NAME

@@ -38,6 +38,10 @@ WAIT_SEGMENT_SECONDS: Final = 50.0
 READ_GRACE_SECONDS: Final = 15.0
 """How much longer than a wait segment the client waits for its answer."""
 
+IDLE_CUT_SECONDS: Final = 0.5
+"""A wait lost sooner than this after it was sent was not cut for idling: a proxy whose
+gateway is down answers 502 at once, and that is an error to report, not a reason to re-arm."""
+
 _RETRYABLE: Final = frozenset({429, 502, 503, 504})
 _IDEMPOTENT: Final = frozenset({"GET", "DELETE", "PATCH"})
 _IDENTITY_PAGE: Final = 500
@@ -133,16 +137,19 @@ def _params(**values: str | int | float | datetime | None) -> dict[str, str | in
 
 
 def _error(policy: Policy, reply: Reply) -> GatewayError:
+    # `Retry-After` counts on any answer: a proxy's or load balancer's 503 page carries it too.
+    header: float | None = None
+    if reply.retry_after is not None:
+        try:
+            header = float(reply.retry_after)
+        except ValueError:
+            header = None  # an HTTP date: the gateway never sends one
     try:
         body = msgspec.json.decode(reply.content, type=wire.ErrorBody)
     except msgspec.DecodeError:  # not the gateway's envelope (a proxy's page, another server)
-        return error_for(reply.status, "http_error", f"{policy.where} answered HTTP {reply.status}, not as the gateway")
-    retry: float | None = None if body.retry_after_sec is msgspec.UNSET else float(body.retry_after_sec)
-    if retry is None and reply.retry_after is not None:
-        try:
-            retry = float(reply.retry_after)
-        except ValueError:
-            retry = None  # an HTTP date: the gateway never sends one
+        detail = f"{policy.where} answered HTTP {reply.status}, not as the gateway"
+        return error_for(reply.status, "http_error", detail, header)
+    retry = header if body.retry_after_sec is msgspec.UNSET else float(body.retry_after_sec)
     return error_for(reply.status, body.error, body.detail, retry)
 
 
@@ -158,7 +165,7 @@ def decode(policy: Policy, content: bytes, shape: type[T]) -> T:
 
 def send(
     policy: Policy,
-    call: Call,
+    call: Call | Callable[[], Call],
     *,
     deadline: float | None = None,
     accept: frozenset[int] = frozenset(),
@@ -168,16 +175,22 @@ def send(
 
     429 and 503 (and a proxy's 502/504 for idempotent calls) are retried after `Retry-After`
     (1 s when absent) while that still ends before `deadline` (default: now + `retry_for`).
-    With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) returns None: a wait re-arms.
+    With `cut_ok`, an answer lost (timed out, connection cut, a proxy's 502/504) after the request
+    was open a while (see :data:`IDLE_CUT_SECONDS`) returns None: a wait re-arms.
+    `call` may be a function making the request, called again for each retry (a wait's
+    segment is what is left of its deadline after the pause, not what was left before it).
     """
     if call.token is None:  # said here: the gateway's 401 could not name the setting
         raise AuthError(0, "no_token", "no token: pass token= or set AGENTMAIL_TOKEN")
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:
-        answer = yield call
+        current = call() if callable(call) else call
+        asked = policy.clock()
+        answer = yield current
+        cut_ok_now = cut_ok and policy.clock() - asked >= IDLE_CUT_SECONDS
         if not isinstance(answer, Reply):
-            if cut_ok and isinstance(answer, NoReply) and answer.cut:
+            if cut_ok_now and isinstance(answer, NoReply) and answer.cut:
                 return None
             what = "did not answer" if isinstance(answer, NoReply) and answer.cut else "cannot be reached"
             raise Unreachable(0, "unreachable", f"the gateway at {policy.where} {what}")
@@ -185,9 +198,9 @@ def send(
             return answer
         err = _error(policy, answer)
         proxy_cut = answer.status in (502, 504) and err.error == "http_error"
-        if cut_ok and proxy_cut:
+        if cut_ok_now and proxy_cut:
             return None
-        retryable = answer.status in _RETRYABLE and (not proxy_cut or call.method in _IDEMPOTENT)
+        retryable = answer.status in _RETRYABLE and (not proxy_cut or current.method in _IDEMPOTENT)
         pause = max(0.05, err.retry_after if err.retry_after is not None else 1.0)
         if not retryable or policy.clock() + pause >= deadline:
             raise err
@@ -261,15 +274,20 @@ def next_message(
     """
     deadline = policy.clock() + max(0.0, timeout)
     path = f"{identity_path(address)}/wait"
+    segments: list[float] = []
+
+    def arm() -> Call:  # made again after every pause: a segment never runs past the deadline
+        segment = round(max(0.0, min(deadline - policy.clock(), policy.wait_segment)), 3)
+        segments.append(segment)
+        params = _params(timeout=segment, sender=sender, subject=subject, since=since, after_id=after_id)
+        return Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
+
     while True:
-        segment = max(0.0, min(deadline - policy.clock(), policy.wait_segment))
-        params = _params(timeout=round(segment, 3), sender=sender, subject=subject, since=since, after_id=after_id)
-        call = Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
-        reply = yield from send(policy, call, deadline=deadline, accept=frozenset({408}), cut_ok=True)
+        reply = yield from send(policy, arm, deadline=deadline, accept=frozenset({408}), cut_ok=True)
         if reply is not None and reply.status != 408:
             return decode(policy, reply.content, wire.Message)
         left = deadline - policy.clock()
-        if left <= 0:
+        if left <= 0 or (reply is not None and segments[-1] == 0):  # a last look (under a millisecond left) ends it
             return None
         if reply is None:  # cut: a moment before re-arming, so a proxy that cuts at once is not hammered
             yield Pause(min(0.2, left))

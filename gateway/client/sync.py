@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Self, TypeVar
 
 from gateway import wire
 from gateway.client import plans
-from gateway.client.errors import NotFound
+from gateway.client.errors import AuthError, NotFound
 from gateway.client.handle import IdentityState, no_reply, resolve_token, resolve_url, ttl_seconds, where
 from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
 
@@ -133,6 +133,14 @@ class Gateway:
     def api_tokens(self) -> list[wire.ApiToken]:
         """The provisioner tokens' records (admin only: others get AuthError)."""
         return self.run(plans.request(self._policy, Call("GET", "/v1/tokens", self._token), list[wire.ApiToken]))
+
+    def is_admin(self) -> bool:
+        """Whether this client's token is the gateway's admin token (False for a provisioner's or none)."""
+        try:
+            self.api_tokens()
+        except AuthError:  # only the admin may list API tokens
+            return False
+        return True
 
 
 class Identity(IdentityState):

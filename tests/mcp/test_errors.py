@@ -108,13 +108,14 @@ async def test_a_503_during_a_wait_is_re_armed_after_retry_after(tmp_path: Path)
         "links": [],
         "headers": [],
         "attachments": [],
+        "truncated": False,
     }
 
     def handler(request: httpx.Request) -> httpx.Response:
         calls.append(request.url.path)
         if len(calls) == 1:  # Dovecot restarting: the gateway says when to come back
-            body = {"error": "mail_unavailable", "detail": "the mailbox cannot be reached", "retry_after_sec": 0.2}
-            return httpx.Response(503, json=body)
+            body = {"error": "mail_unavailable", "detail": "the mailbox cannot be reached"}
+            return httpx.Response(503, json=body, headers={"Retry-After": "0.2"})
         return httpx.Response(200, json=message)
 
     client, _ = _server(tmp_path, handler)
@@ -123,3 +124,17 @@ async def test_a_503_during_a_wait_is_re_armed_after_retry_after(tmp_path: Path)
     assert not result.is_error, result
     assert result.structured_content["code"] == "123456"
     assert calls == [f"/v1/identities/{ADDRESS}/wait"] * 2
+
+
+async def test_no_provisioner_token_is_a_clear_tool_error_before_any_call(tmp_path: Path) -> None:
+    asked: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(request)
+        return httpx.Response(500)
+
+    server = build_server(URL, None, tmp_path / "tokens.json", transport=httpx.MockTransport(handler))
+    async with Client(server) as client:
+        result = await client.call_tool("create_identity", {})
+    assert "AGENTMAIL_TOKEN is not set" in _text(result)
+    assert asked == []

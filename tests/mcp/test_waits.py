@@ -9,9 +9,8 @@ import httpx
 import pytest
 from mcp import Client
 
-import mcp_server.client
 import mcp_server.server
-from mcp_server.client import GatewayClient
+from gateway.client import AsyncGateway
 from mcp_server.server import build_server
 from tests.conftest import make_message
 from tests.mcp.conftest import McpEnv
@@ -21,7 +20,6 @@ async def test_a_wait_longer_than_a_segment_is_re_armed_until_the_mail_comes(
     mcp_env: McpEnv, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gateway = mcp_env.gateway
-    monkeypatch.setattr(mcp_server.client, "WAIT_SEGMENT_SECONDS", 0.3)
     monkeypatch.setattr(mcp_server.server, "PROGRESS_SECONDS", 0.1)
     waits: list[httpx.URL] = []
     seen: list[float] = []
@@ -36,6 +34,7 @@ async def test_a_wait_longer_than_a_segment_is_re_armed_until_the_mail_comes(
         mcp_env.provisioner_token,
         tmp_path / "tokens.json",
         event_hooks={"request": [record]},
+        wait_segment=0.3,
     )
 
     async with Client(server) as client:
@@ -70,9 +69,9 @@ async def test_one_http_wait_never_asks_for_more_than_fifty_seconds(mcp_env: Mcp
         asked.append(request.url)
 
     async with httpx.AsyncClient(base_url=gateway.http.base_url, event_hooks={"request": [record]}) as http:
-        client = GatewayClient(http, mcp_env.provisioner_token)
+        me = AsyncGateway(str(gateway.http.base_url), mcp_env.provisioner_token, http=http).identity(address, token)
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(lambda: client.wait(address, token, timeout=600, sender=None, subject=None, since=None))
+            tasks.start_soon(lambda: me.next_message(600))
             await gateway.gw.hub.wait_for_count(lambda n: n == 1, timeout=20)
             tasks.cancel_scope.cancel()  # a cancelled call drops the request: the gateway lets go
         await gateway.gw.hub.wait_for_count(lambda n: n == 0, timeout=20)

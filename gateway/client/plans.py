@@ -180,12 +180,12 @@ def send(
     `call` may be a function making the request, called again for each retry (a wait's
     segment is what is left of its deadline after the pause, not what was left before it).
     """
-    if call.token is None:  # said here: the gateway's 401 could not name the setting
-        raise AuthError(0, "no_token", "no token: pass token= or set AGENTMAIL_TOKEN")
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:
         current = call() if callable(call) else call
+        if current.token is None:  # said here: the gateway's 401 could not name the setting
+            raise AuthError(0, "no_token", "no token: pass token= or set AGENTMAIL_TOKEN")
         asked = policy.clock()
         answer = yield current
         cut_ok_now = cut_ok and policy.clock() - asked >= IDLE_CUT_SECONDS

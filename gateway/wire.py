@@ -64,7 +64,7 @@ class ErrorBody(msgspec.Struct, frozen=True):
 
     error: str
     detail: str
-    retry_after_sec: int | msgspec.UnsetType = msgspec.UNSET
+    retry_after_sec: float | msgspec.UnsetType = msgspec.UNSET
     """On a 429 or 503: seconds to wait before trying again (also the `Retry-After` header)."""
 
 
@@ -160,7 +160,7 @@ class Message(Summary, frozen=True, rename={"from_": "from"}):
     html: str | None
     """The raw HTML as sent: for agents. Humans view it sanitized at /ui."""
     attachments: list[Attachment]
-    truncated: bool
+    truncated: bool = False
     """True when a parse limit (header size or count, MIME parts, nesting, size or parse cost)
     cut part of this message: what is shown is what could be read, and the raw source is whole."""
 

@@ -21,6 +21,8 @@ from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy
 if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
     import httpx
 
+# `__tracebackhide__`: pytest shows a failed wait at the caller's line, not the client's insides.
+
 __all__ = ["AsyncGateway", "AsyncIdentity"]
 
 T = TypeVar("T")
@@ -75,6 +77,7 @@ class AsyncGateway:
 
     async def run(self, plan: Plan[T]) -> T:
         """Carry out a plan: send its requests, sleep its pauses, return what it returns."""
+        __tracebackhide__ = True
         try:
             step = next(plan)
             while True:
@@ -218,6 +221,7 @@ class AsyncIdentity(IdentityState):
         since: datetime | None = None,
     ) -> wire.Message | None:
         """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came."""
+        __tracebackhide__ = True
         gw = self.gateway
         return await gw.run(
             plans.next_message(
@@ -238,6 +242,7 @@ class AsyncIdentity(IdentityState):
         Mail that arrived before the call counts. Raises :class:`WaitTimeout`, whose message
         lists what did arrive, when nothing matching comes in time.
         """
+        __tracebackhide__ = True
         return await self._wait_for(lambda m: m, "", timeout, sender, subject, since)
 
     async def wait_for_code(
@@ -249,6 +254,7 @@ class AsyncIdentity(IdentityState):
         since: datetime | None = None,
     ) -> str:
         """The one-time code of the first matching message that has one, as it is typed ("482913")."""
+        __tracebackhide__ = True
         return await self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since)
 
     async def wait_for_link(
@@ -261,6 +267,7 @@ class AsyncIdentity(IdentityState):
         since: datetime | None = None,
     ) -> str:
         """The best verification link of the first matching message (one whose URL has `contains`, if given)."""
+        __tracebackhide__ = True
         wanted = " with a link" + (f" containing {contains!r}" if contains else "")
         return await self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since)
 
@@ -273,6 +280,7 @@ class AsyncIdentity(IdentityState):
         subject: str | None,
         since: datetime | None,
     ) -> T:
+        __tracebackhide__ = True
         gw = self.gateway
         plan = plans.wait_for(
             gw._policy,

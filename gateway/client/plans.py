@@ -21,6 +21,8 @@ import msgspec
 from gateway import wire
 from gateway.client.errors import AuthError, BadAnswer, GatewayError, Unreachable, WaitTimeout, error_for
 
+# `__tracebackhide__`: pytest shows a failed wait at the caller's line, not the client's insides.
+
 __all__ = [
     "WAIT_SEGMENT_SECONDS",
     "Call",
@@ -180,6 +182,7 @@ def send(
     `call` may be a function making the request, called again for each retry (a wait's
     segment is what is left of its deadline after the pause, not what was left before it).
     """
+    __tracebackhide__ = True
     if deadline is None:
         deadline = policy.clock() + policy.retry_for
     while True:
@@ -209,6 +212,7 @@ def send(
 
 def request(policy: Policy, call: Call, shape: type[T]) -> Plan[T]:
     """`call`, retried as :func:`send` does, its answer decoded as `shape`."""
+    __tracebackhide__ = True
     reply = yield from send(policy, call)
     assert reply is not None
     return decode(policy, reply.content, shape)
@@ -216,6 +220,7 @@ def request(policy: Policy, call: Call, shape: type[T]) -> Plan[T]:
 
 def perform(policy: Policy, call: Call) -> Plan[bytes]:
     """`call`, retried as :func:`send` does; the answer's bytes."""
+    __tracebackhide__ = True
     reply = yield from send(policy, call)
     assert reply is not None
     return reply.content
@@ -272,6 +277,7 @@ def next_message(
     Waits longer than the policy's segment are re-armed segment after segment, so no proxy
     cuts them; a segment lost to a proxy or a read timeout is re-armed too.
     """
+    __tracebackhide__ = True
     deadline = policy.clock() + max(0.0, timeout)
     path = f"{identity_path(address)}/wait"
     segments: list[float] = []
@@ -306,6 +312,7 @@ def wait_for(
     since: datetime | None,
 ) -> Plan[T]:
     """Wait for the first message `pick` finds something in (skipping the others), or raise WaitTimeout."""
+    __tracebackhide__ = True
     started = policy.clock()
     deadline = started + max(0.0, timeout)
     after: str | None = None

@@ -17,6 +17,8 @@ from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy
 if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
     import httpx
 
+# `__tracebackhide__`: pytest shows a failed wait at the caller's line, not the client's insides.
+
 __all__ = ["Gateway", "Identity"]
 
 T = TypeVar("T")
@@ -71,6 +73,7 @@ class Gateway:
 
     def run(self, plan: Plan[T]) -> T:
         """Carry out a plan: send its requests, sleep its pauses, return what it returns."""
+        __tracebackhide__ = True
         try:
             step = next(plan)
             while True:
@@ -210,6 +213,7 @@ class Identity(IdentityState):
         since: datetime | None = None,
     ) -> wire.Message | None:
         """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came."""
+        __tracebackhide__ = True
         gw = self.gateway
         return gw.run(
             plans.next_message(
@@ -230,6 +234,7 @@ class Identity(IdentityState):
         Mail that arrived before the call counts. Raises :class:`WaitTimeout`, whose message
         lists what did arrive, when nothing matching comes in time.
         """
+        __tracebackhide__ = True
         return self._wait_for(lambda m: m, "", timeout, sender, subject, since)
 
     def wait_for_code(
@@ -241,6 +246,7 @@ class Identity(IdentityState):
         since: datetime | None = None,
     ) -> str:
         """The one-time code of the first matching message that has one, as it is typed ("482913")."""
+        __tracebackhide__ = True
         return self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since)
 
     def wait_for_link(
@@ -253,6 +259,7 @@ class Identity(IdentityState):
         since: datetime | None = None,
     ) -> str:
         """The best verification link of the first matching message (one whose URL has `contains`, if given)."""
+        __tracebackhide__ = True
         wanted = " with a link" + (f" containing {contains!r}" if contains else "")
         return self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since)
 
@@ -265,6 +272,7 @@ class Identity(IdentityState):
         subject: str | None,
         since: datetime | None,
     ) -> T:
+        __tracebackhide__ = True
         gw = self.gateway
         plan = plans.wait_for(
             gw._policy,

@@ -460,6 +460,8 @@ def _client_main(args: argparse.Namespace) -> int:
             if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ValueError("not http(s)")
             scope = scope_key(url, token)  # reads the port: ValueError when it is not a number
+            if args.url and (parts.username or parts.password):
+                raise _Refused("a user:password goes in AGENTMAIL_URL, not --url (every user of the machine sees argv)")
         except ValueError:
             raise _Refused("the gateway URL (--url or AGENTMAIL_URL) is not an http:// or https:// URL") from None
         tokens = TokenFile(user_config_path("agentmail-gateway") / FILE_NAME)

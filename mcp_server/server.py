@@ -358,7 +358,7 @@ def build_server(
             base_url=url, timeout=httpx.Timeout(30.0), event_hooks=event_hooks, transport=transport
         ) as http:
             client = AsyncGateway(
-                url, provisioner_token, timeout=30.0, retry_for=RETRY_FOR, wait_segment=wait_segment, http=http
+                url, provisioner_token or "", timeout=30.0, retry_for=RETRY_FOR, wait_segment=wait_segment, http=http
             )
             scope = scope_key(url, provisioner_token)
             yield State(client, TokenFile(token_file), scope, provisioner_token)

@@ -175,6 +175,7 @@ async def test_new_env_prints_shell_quoted_exports(sh: Shell) -> None:
 async def test_wait_code_blocks_until_the_mail_comes_and_prints_exactly_the_code(sh: Shell) -> None:
     address, _ = await sh.new()
     waiting = await sh.start([sys.executable, "-m", "gateway", "wait", address, "--code"], sh.env())
+    await sh.gateway.gw.hub.wait_for_count(lambda n: n == 1, timeout=30)  # the wait is held: mail comes after
     await mail(sh, address, subject="Confirm your account", text="Your verification code is 482913.")
     result = await sh.finish(waiting)
     assert (result.code, result.out, result.err) == (0, "482913\n", "")
@@ -326,6 +327,8 @@ async def test_an_unreachable_gateway_exits_2_with_one_line(sh: Shell) -> None:
     assert "cannot be reached" in line and nowhere in line
     line = one_error_line(await sh.run("wait", f"x@{DOMAIN}", "--url", nowhere, AGENTMAIL_TOKEN=ADMIN_TOKEN))
     assert "cannot be reached" in line
+    line = one_error_line(await sh.run("new", "--url", "http://ci:hunter2@127.0.0.1:9"))
+    assert "AGENTMAIL_URL, not --url" in line and "hunter2" not in line
     for bad in ("ftp://example.com", "http://[::1", "http://127.0.0.1:port", "127.0.0.1:8025"):
         line = one_error_line(await sh.run("new", AGENTMAIL_URL=bad))
         assert "not an http:// or https:// URL" in line, bad

@@ -32,6 +32,19 @@ __all__ = [
     "Plan",
     "Policy",
     "Reply",
+    "create_identity",
+    "decode",
+    "first_code",
+    "identity_path",
+    "link_containing",
+    "list_identities",
+    "list_messages",
+    "message_path",
+    "next_message",
+    "perform",
+    "request",
+    "send",
+    "wait_for",
 ]
 
 WAIT_SEGMENT_SECONDS: Final = 50.0
@@ -290,6 +303,8 @@ def next_message(
 
     while True:
         reply = yield from send(policy, arm, deadline=deadline, accept=frozenset({408}), cut_ok=True)
+        if reply is not None and reply.status == 408 and _error(policy, reply).error != "timeout":
+            raise _error(policy, reply)  # a front's own 408 page: re-arming at once would loop hot
         if reply is not None and reply.status != 408:
             return decode(policy, reply.content, wire.Message)
         left = deadline - policy.clock()
@@ -333,14 +348,16 @@ def wait_for(
         if found is not None:
             return found
         after = message.id  # read past it: an admin's wait does not mark mail seen
-    filters = "".join(f" {name} {value!r}" for name, value in (("from", sender), ("subject", subject)) if value)
+    filters = ", ".join(
+        f"{name} containing {value!r}" for name, value in (("From", sender), ("Subject", subject)) if value
+    )
     try:
         arrived: list[wire.Summary] | None = yield from list_messages(
             policy, address, token, limit=_ARRIVALS_SHOWN, sender=None, subject=None, since=None
         )
     except GatewayError:
         arrived = None
-    raise WaitTimeout(address, timeout, f"{wanted}{' matching' + filters if filters else ''}", arrived)
+    raise WaitTimeout(address, timeout, f"{wanted}{f' ({filters})' if filters else ''}", arrived)
 
 
 def first_code(message: wire.Message) -> str | None:

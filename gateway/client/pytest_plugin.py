@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Final, NoReturn
 
 import pytest
 
+from gateway.client.handle import where as safe_url
+
 if TYPE_CHECKING:
     from gateway.client.embedded import SessionGateway
     from gateway.client.sync import Identity
@@ -46,6 +48,7 @@ __all__ = [
     "agentmail_identity",
     "pytest_addoption",
     "pytest_configure",
+    "pytest_report_header",
 ]
 
 LABEL_MAX: Final = 200
@@ -83,6 +86,15 @@ def pytest_configure(config: pytest.Config) -> None:
         from gateway.client import pytest_async
 
         config.pluginmanager.register(pytest_async, "agentmail-asyncio")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Say when the fixtures will use a configured gateway: AGENTMAIL_URL may be set for agentmail-mcp."""
+    if config.getoption("agentmail_url"):
+        return f"agentmail: fixtures use the gateway at {safe_url(config.getoption('agentmail_url'))} (--agentmail-url)"
+    if url := os.environ.get("AGENTMAIL_URL", "").strip():
+        return f"agentmail: fixtures use the gateway at {safe_url(url)} (AGENTMAIL_URL)"
+    return None
 
 
 def _fail(message: str) -> NoReturn:
@@ -161,7 +173,7 @@ def label_for(nodeid: str) -> str:
 
 def where_kept(request: pytest.FixtureRequest, gateway: SessionGateway) -> str:
     """How the summary names the gateway a kept identity lives on."""
-    return request.config.stash.get(_embedded_key, "") if gateway.embedded else gateway.url
+    return request.config.stash.get(_embedded_key, "") if gateway.embedded else safe_url(gateway.url)
 
 
 def creation_failed(gateway: SessionGateway, exc: Exception) -> NoReturn:

@@ -88,10 +88,12 @@ class Gateway:
             plan.close()
 
     def _send(self, call: Call) -> Reply | plans.NoReply:
-        headers = {"Authorization": f"Bearer {call.token}"} if call.token else {}
+        import httpx
+
+        # httpx.Headers, not a dict: its repr masks Authorization (tracebacks with locals, pytest -l).
+        headers = httpx.Headers({"Authorization": f"Bearer {call.token}"} if call.token else None)
         if call.body is not None:
             headers["Content-Type"] = "application/json"
-        import httpx
 
         extensions = None
         if call.read_timeout is not None:
@@ -288,5 +290,11 @@ class Identity(IdentityState):
         return gw.run(plan)
 
     def delete(self) -> None:
-        """Delete this identity (with the gateway's provisioner or admin token)."""
-        self.gateway.delete_identity(self.address)
+        """Delete this identity: with its own token, else (refused: rotated elsewhere) the gateway's."""
+        gw = self.gateway
+        try:
+            gw.run(plans.perform(gw._policy, Call("DELETE", plans.identity_path(self.address), self._secret)))
+        except AuthError:
+            if not gw._token:
+                raise
+            gw.delete_identity(self.address)  # NotFound when it is gone already

@@ -410,7 +410,7 @@ def test_wait_timeout_lists_what_did_arrive() -> None:
     with pytest.raises(WaitTimeout) as caught:
         drive(plan, clock, answer)
     text = str(caught.value)
-    assert f"no unseen message with a code matching from 'app.example' arrived for {ADDRESS} within 5 s" in text
+    assert f"no unseen message with a code (From containing 'app.example') arrived for {ADDRESS} within 5 s" in text
     assert "2026-12-01 09:30:02Z  from App <noreply@app.example>  subject 'Your receipt'" in text
     assert "2026-12-01 09:30:01Z  from Shop <a@shop.example>  subject 'Welcome'" in text
     assert [m.id for m in caught.value.arrived] == ["m2", "m1"]
@@ -431,3 +431,46 @@ def test_a_wait_with_under_a_millisecond_left_takes_one_last_look_and_ends() -> 
         lambda c, n: (0.0, Reply(408, error(408, "timeout"))),
     )
     assert found is None and len(run.calls) == 1
+
+
+def test_a_fronts_own_408_is_an_error_not_a_segment_to_re_arm_at_once() -> None:
+    clock = Clock()
+    page = Reply(408, b"<html>Request Timeout</html>")
+    with pytest.raises(GatewayError) as raised:
+        drive(plans.next_message(policy(clock), ADDRESS, TOKEN, timeout=10), clock, lambda c, n: (0.01, page))
+    assert raised.value.status == 408 and raised.value.error == "http_error"
+
+
+def test_the_gateways_own_408_ends_a_segment_and_the_wait_re_arms() -> None:
+    clock = Clock()
+    answers = [(5.0, Reply(408, error(408, "timeout"))), (0.2, Reply(200, message(1, code="654321")))]
+    found, run = drive(
+        plans.next_message(policy(clock, wait_segment=5.0), ADDRESS, TOKEN, timeout=20), clock, lambda c, n: answers[n]
+    )
+    assert found is not None and found.codes[0].value == "654321" and len(run.calls) == 2
+
+
+def test_wait_timeout_names_its_filters_readably() -> None:
+    clock = Clock()
+
+    def answer(call: Call, n: int) -> tuple[float, Reply]:
+        if call.path.endswith("/wait"):
+            return 5.0, Reply(408, error(408, "timeout"))
+        return 0.01, Reply(200, msgspec.json.encode({"messages": [], "next_before_id": None}))
+
+    plan = plans.wait_for(
+        policy(clock),
+        ADDRESS,
+        TOKEN,
+        plans.first_code,
+        " with a code",
+        timeout=5,
+        sender="shop",
+        subject="Code",
+        since=None,
+    )
+    with pytest.raises(WaitTimeout) as raised:
+        drive(plan, clock, answer)
+    assert str(raised.value).startswith(
+        f"no unseen message with a code (From containing 'shop', Subject containing 'Code') arrived for {ADDRESS}"
+    )

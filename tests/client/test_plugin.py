@@ -362,3 +362,15 @@ def test_labels_name_the_test_and_fit_the_api() -> None:
     label = label_for(long)
     assert len(label) == LABEL_MAX
     assert label.startswith("tests/ddd") and label.endswith("test_x.py::test_the_end[param]") and "…" in label
+
+
+def test_the_header_says_when_a_configured_gateway_is_used_without_its_credentials(
+    pytester: pytest.Pytester, inner: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makepyfile(test_nothing="def test_nothing():\n    pass\n")
+    quiet = run(pytester, "--collect-only", "-q")
+    assert "agentmail:" not in quiet.stdout.str()  # nothing configured: nothing said
+    monkeypatch.setenv("AGENTMAIL_URL", "http://ci:hunter2@127.0.0.1:9")
+    told = run(pytester, "--collect-only")
+    told.stdout.fnmatch_lines(["agentmail: fixtures use the gateway at http://127.0.0.1:9 (AGENTMAIL_URL)"])
+    assert "hunter2" not in told.stdout.str()

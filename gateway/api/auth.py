@@ -28,6 +28,7 @@ __all__ = [
     "BEARER",
     "BEARER_SCHEME",
     "PUBLIC_PATHS",
+    "Address",
     "TokenAuth",
     "access_lost",
     "admin_only",

@@ -13,7 +13,7 @@ import copy
 import html
 from typing import Any, Final
 
-from litestar import MediaType, Request
+from litestar import MediaType, Request, Response, Router
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin
 from litestar.openapi.spec import Components
@@ -100,15 +100,15 @@ class DocsPage(OpenAPIRenderPlugin):
         self._source = source
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        """The page; its policy header is set by `docs_policy`."""
+        """The page; its policy header comes from the router (`receive_router`)."""
         return _page(self._source.finished(openapi_schema)).encode()
 
-    def receive_router(self, router: Any) -> None:
+    def receive_router(self, router: Router) -> None:
         """Every answer under /schema carries the strict policy (the page, the JSON, the 404s)."""
         router.after_request = _with_policy
 
 
-async def _with_policy(response: Any) -> Any:
+async def _with_policy(response: Response[Any]) -> Response[Any]:
     response.headers["Content-Security-Policy"] = DOCS_POLICY
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
@@ -123,7 +123,7 @@ def _page(document: dict[str, Any]) -> str:
         "<style>body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
         "code,pre{font-family:ui-monospace,monospace}h2{margin-top:2.5rem;border-top:1px solid #ccc;padding-top:1rem}"
         "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.2rem .5rem;vertical-align:top;"
-        "text-align:left}pre{white-space:pre-wrap}</style></head><body>",
+        "text-align:left}</style></head><body>",
         f"<h1>{e(info.get('title', 'API'))} {e(info.get('version', ''))}</h1>",
         "<p>The machine-readable document is <a href=openapi.json>openapi.json</a> (also at <code>/schema</code>):"
         " generate a client from it, or open it in any OpenAPI viewer. Every operation takes"
@@ -137,7 +137,11 @@ def _page(document: dict[str, Any]) -> str:
             parts.append(
                 f"<h2 id={e(op.get('operationId', ''))}><code>{e(method.upper())} {e(path)}</code>{open_note}</h2>"
             )
-            parts.append(f"<p><strong>{e(op.get('summary', ''))}</strong></p><pre>{e(op.get('description', ''))}</pre>")
+            parts.append(f"<p><strong>{e(op.get('summary', ''))}</strong></p>")
+            parts += [f"<p>{e(' '.join(p.split()))}</p>" for p in op.get("description", "").split("\n\n")]
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            if "$ref" in body:
+                parts.append(f"<p>JSON body: <code>{e(body['$ref'].rpartition('/')[2])}</code></p>")
             params = op.get("parameters", [])
             if params:
                 parts.append("<table><tr><th>parameter</th><th>in</th><th>schema</th><th>meaning</th></tr>")

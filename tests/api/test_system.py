@@ -168,6 +168,8 @@ async def test_schema_json_and_browser_views(gateway: RunningGateway) -> None:
     assert browser.status_code == 200 and browser.headers["content-type"].startswith("text/html")
     for operation_id in OPERATIONS:
         assert f"id={operation_id}>" in browser.text
+    assert "JSON body: <code>CreateIdentityIn</code>" in browser.text
+    assert "Seconds to wait, 0 to 600" in browser.text  # the parameters' meaning, not only their names
 
 
 async def test_schema_pages_run_no_script_and_load_nothing_from_elsewhere(gateway: RunningGateway) -> None:

@@ -144,6 +144,12 @@ async def test_schema_describes_each_operation_for_a_client_reader(gateway: Runn
             assert len(operation["description"]) >= 60, where
             for parameter in operation.get("parameters", []):
                 assert len(parameter.get("description", "")) >= 20, (*where, parameter["name"])
+            for status, response in operation["responses"].items():
+                # Litestar's defaults are HTTP's reason phrases ("Request fulfilled, document follows").
+                assert not response["description"].startswith(("Request fulfilled", "Document created")), (
+                    *where,
+                    status,
+                )
     assert len(summaries) == sum(len(ops) for ops in document["paths"].values())  # no two alike
     wait = document["paths"]["/v1/identities/{address}/wait"]["get"]
     timeout = next(p for p in wait["parameters"] if p["name"] == "timeout")

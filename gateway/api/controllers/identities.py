@@ -27,6 +27,7 @@ class IdentityController(Controller):
         "/",
         guards=[admin_or_provisioner],
         operation_id="createIdentity",
+        response_description="The new identity and its token (shown this once).",
         summary="Create an identity (an address and its token)",
         status_code=201,
         responses=error_responses(403, 409, 413, 422),
@@ -66,6 +67,7 @@ class IdentityController(Controller):
         "/",
         guards=[admin_or_provisioner],
         operation_id="listIdentities",
+        response_description="A page of identities and the cursor for the next one.",
         summary="List identities",
         responses=error_responses(403),
     )
@@ -94,6 +96,7 @@ class IdentityController(Controller):
         "/{address:str}/rotate",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="rotateIdentityToken",
+        response_description="The identity's address and its new token (shown this once).",
         summary="Replace an identity's token",
         responses=error_responses(403, 404),
         status_code=200,
@@ -110,6 +113,7 @@ class IdentityController(Controller):
         "/{address:str}",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="deleteIdentity",
+        response_description="Deleted.",
         summary="Delete an identity",
         responses=error_responses(403, 404),
     )

@@ -30,7 +30,13 @@ class MessageController(Controller):
     tags = ["messages"]
     dependencies = {"identity": Provide(mail_identity)}
 
-    @get("/", operation_id="listMessages", summary="List an identity's messages", responses=error_responses(403, 404))
+    @get(
+        "/",
+        operation_id="listMessages",
+        response_description="A page of summaries: `next_before_id` newest first, `next_after_id` with `after_id`.",
+        summary="List an identity's messages",
+        responses=error_responses(403, 404),
+    )
     async def list_messages(
         self,
         inbox: NamedDependency[Inbox],
@@ -59,7 +65,13 @@ class MessageController(Controller):
         page = await inbox.listing(identity, query)
         return schemas.message_page_after(page) if after_id is not None else schemas.message_page(page)
 
-    @get("/{message_id:str}", operation_id="getMessage", summary="Read a message", responses=error_responses(403, 404))
+    @get(
+        "/{message_id:str}",
+        operation_id="getMessage",
+        response_description="The whole message.",
+        summary="Read a message",
+        responses=error_responses(403, 404),
+    )
     async def get_message(
         self,
         request: Request[Principal, Any, Any],
@@ -79,6 +91,7 @@ class MessageController(Controller):
     @patch(
         "/{message_id:str}",
         operation_id="markMessage",
+        response_description="The message's summary, with its new `seen` mark.",
         summary="Mark a message seen or unseen",
         responses=error_responses(403, 404, 413),
     )
@@ -99,6 +112,7 @@ class MessageController(Controller):
     @get(
         "/{message_id:str}/raw",
         operation_id="getRawMessage",
+        response_description="The message's RFC 5322 source, byte for byte.",
         summary="Download a message's source",
         media_type="message/rfc822",
         responses=error_responses(403, 404),
@@ -118,6 +132,7 @@ class MessageController(Controller):
     @delete(
         "/{message_id:str}",
         operation_id="deleteMessage",
+        response_description="Hidden from this identity.",
         summary="Delete a message",
         responses=error_responses(403, 404),
     )

@@ -27,6 +27,7 @@ class HealthOut(msgspec.Struct):
 @get(
     "/health",
     operation_id="health",
+    response_description="`ok`, or `rebuilding` while the index is rebuilt from the mailbox.",
     summary="Is the gateway alive",
     tags=["system"],
     sync_to_thread=False,

@@ -25,6 +25,7 @@ class TokenController(Controller):
     @post(
         "/",
         operation_id="createToken",
+        response_description="The new provisioner token (shown this once).",
         summary="Create a provisioner token",
         status_code=201,
         responses=error_responses(403, 413),
@@ -39,7 +40,13 @@ class TokenController(Controller):
         record, token = await store.tokens.create_provisioner(data.label)
         return wire.CreatedApiToken(record.id, "provision", token, record.label, record.created_at)
 
-    @get("/", operation_id="listTokens", summary="List provisioner tokens", responses=error_responses(403))
+    @get(
+        "/",
+        operation_id="listTokens",
+        response_description="Every provisioner token's record.",
+        summary="List provisioner tokens",
+        responses=error_responses(403),
+    )
     async def list_tokens(self, store: NamedDependency[Store]) -> list[wire.ApiToken]:
         """Every provisioner token's record: id, label, creation time; never the token itself. Admin token."""
         return [schemas.api_token(t) for t in await store.tokens.list_provisioners()]
@@ -47,6 +54,7 @@ class TokenController(Controller):
     @delete(
         "/{token_id:str}",
         operation_id="deleteToken",
+        response_description="Revoked.",
         summary="Revoke a provisioner token",
         responses=error_responses(403, 404),
     )

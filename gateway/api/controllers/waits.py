@@ -38,6 +38,7 @@ class WaitController(Controller):
     @get(
         "/wait",
         operation_id="waitForMessage",
+        response_description="The message that arrived (or was already there), whole; claimed for this wait.",
         summary="Wait for the next matching message",
         responses=error_responses(403, 404, 408),
     )
@@ -91,6 +92,7 @@ class WaitController(Controller):
     @get(
         "/events",
         operation_id="streamMessages",
+        response_description="An endless stream: `event: message`, `id: <message id>`, `data: <summary JSON>`.",
         summary="Stream new messages as Server-Sent Events",
         media_type="text/event-stream",
         responses=error_responses(403, 404),

@@ -17,13 +17,10 @@ from typing import Literal
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components
 
 from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
-from gateway.api.auth import BEARER, BEARER_SCHEME, PUBLIC_PATHS, TokenAuth
+from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
@@ -32,6 +29,7 @@ from gateway.api.controllers.tokens import TokenController
 from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.api.hangups import client_gone_mid_body
+from gateway.api.openapi import openapi_config
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
@@ -150,16 +148,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         lifespan=[lifespan],
         request_max_body_size=MAX_REQUEST_BYTES,
         request_class=StrictRequest,  # every JSON body decoded strictly, into its type, in one step
-        openapi_config=OpenAPIConfig(
-            title="agentmail-gateway",
-            version=__version__,
-            path="/schema",
-            # Every operation takes the bearer token unless it says otherwise (/health says so).
-            components=Components(security_schemes={BEARER: BEARER_SCHEME}),
-            security=[{BEARER: []}],
-            # /schema itself is the JSON document (README); /schema/swagger is for browsing.
-            render_plugins=[JsonRenderPlugin(path=["/", "/openapi.json"]), SwaggerRenderPlugin()],
-        ),
+        openapi_config=openapi_config(__version__),
         debug=False,
         logging_config=None,  # the CLI configures logging once, for every module
     )

@@ -9,14 +9,14 @@ rule for "whose mail may this request read", used by the API and the /ui pages a
 from __future__ import annotations
 
 import time
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 from litestar.openapi.spec import SecurityScheme
-from litestar.params import FromPath
+from litestar.params import PathParameter
 
 from gateway.api.throttle import BadTokenThrottle, client_of
 from gateway.errors import Forbidden, GatewayError, InvalidInput, NotFound, Unauthorized
@@ -28,6 +28,7 @@ __all__ = [
     "BEARER",
     "BEARER_SCHEME",
     "PUBLIC_PATHS",
+    "Address",
     "TokenAuth",
     "access_lost",
     "admin_only",
@@ -39,6 +40,12 @@ __all__ = [
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
+
+Address = Annotated[
+    str,
+    PathParameter(description="The identity's full address, `local-part@domain` (as created; case-insensitive)."),
+]
+"""The `{address}` path parameter, as documented in /schema."""
 
 BEARER: Final = "bearer"
 """The OpenAPI document's name for the token scheme."""
@@ -153,7 +160,7 @@ def _own_identity(principal: Principal, wanted: str) -> Identity | None:
     return principal.identity
 
 
-async def mail_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+async def mail_identity(request: Request[Any, Any, Any], address: Address) -> Identity:
     """The identity whose mail this request touches: the admin's pick, or the caller itself."""
     principal = _principal(request)
     wanted = _path_address(address)
@@ -164,7 +171,7 @@ async def mail_identity(request: Request[Any, Any, Any], address: FromPath[str])
     return await store_of(request).identities.get(wanted)
 
 
-async def managed_identity(request: Request[Any, Any, Any], address: FromPath[str]) -> Identity:
+async def managed_identity(request: Request[Any, Any, Any], address: Address) -> Identity:
     """The identity this request manages (delete, rotate): admin, itself, or its provisioner."""
     principal = _principal(request)
     wanted = _path_address(address)

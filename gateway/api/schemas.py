@@ -31,16 +31,19 @@ __all__ = [
 
 _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
     {
-        400: "Malformed or invalid input: the body, a path or query value (`detail` names it).",
-        401: "No token, or one that is unknown, revoked or expired.",
-        403: "A valid token on a path or an action it may not use (answered before any lookup).",
-        404: "No such identity, message, cursor or token on a path the token may use.",
-        408: "Nothing matching arrived before the wait's timeout.",
-        409: "The name is taken or still quarantined.",
-        413: "The request body is over 64 KiB.",
-        422: "The local part is malformed or reserved.",
-        429: "Over a limit (open waits, or unknown tokens from this address); see `retry_after_sec`.",
-        503: "The mailbox or the store cannot answer right now; see `retry_after_sec`.",
+        400: "`invalid_request`: malformed or invalid input, the body or a path or query value (`detail` names"
+        " which and why).",
+        401: "`unauthorized`: no token, or one that is unknown, revoked or expired (or was rotated while waiting).",
+        403: "`forbidden`: a valid token on a path or an action it may not use (answered before any lookup).",
+        404: "`not_found`: no such identity, message, cursor or token on a path the token may use.",
+        408: "`timeout`: nothing matching arrived before the wait's `timeout`; wait again.",
+        409: "`conflict`: the name is taken, or still quarantined after a deletion.",
+        413: "`too_large`: the request body is over 64 KiB.",
+        422: "`invalid_local_part`: the local part is malformed or reserved (`detail` says which rule).",
+        429: "`rate_limited`: too many open waits and streams, or unknown tokens from this address; retry after"
+        " `Retry-After` seconds (also `retry_after_sec`).",
+        503: "`mail_unavailable`, `store_unavailable`, `index_rebuilding` (retry after `Retry-After` seconds, also"
+        " `retry_after_sec`) or `store_error` (the store cannot be trusted: see the gateway's log).",
     }
 )
 AUTHENTICATED_ERRORS: Final = (400, 401, 429, 503)

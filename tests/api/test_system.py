@@ -29,6 +29,9 @@ OPERATIONS = {
     "listTokens",
     "deleteToken",
     "health",
+    "waitForMessage",
+    "streamMessages",
+    "getOpenApiDocument",
 }
 
 
@@ -109,22 +112,80 @@ async def test_schema_documents_the_token_and_every_error(gateway: RunningGatewa
     assert document["security"] == [{"bearer": []}]
     error = {"$ref": "#/components/schemas/ErrorBody"}
     assert set(document["components"]["schemas"]["ErrorBody"]["required"]) == {"error", "detail"}
+    open_paths = set()
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]
-            if path == "/health":
-                assert operation["security"] == [{}] and set(responses) == {"200", "503"}
+            if "security" in operation:  # overrides the bearer default: only the open ones
+                assert operation["security"] == [], (method, path)
+                open_paths.add(path)
                 continue
             assert {"400", "401", "429", "503"} <= set(responses), (method, path)
             for status, response in responses.items():
                 if status >= "400":
                     assert response["content"]["application/json"]["schema"] == error, (method, path, status)
+            # When to come back: always on a 429, on a 503 when the outage is passing.
+            assert responses["429"]["headers"]["Retry-After"]["required"] is True, (method, path)
+            assert responses["503"]["headers"]["Retry-After"]["required"] is False, (method, path)
+    assert open_paths == {"/health", "/schema"}
+    assert set(document["paths"]["/health"]["get"]["responses"]) == {"200", "503"}
+
+
+async def test_schema_describes_each_operation_for_a_client_reader(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        document = (await anonymous.get("/schema")).json()
+    summaries = set()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            where = (method, path)
+            # Litestar's fallback summary is the handler's name ("Create", "Wait"): a sentence has a space.
+            assert " " in operation["summary"], where
+            summaries.add(operation["summary"])
+            assert len(operation["description"]) >= 60, where
+            for parameter in operation.get("parameters", []):
+                assert len(parameter.get("description", "")) >= 20, (*where, parameter["name"])
+            for status, response in operation["responses"].items():
+                # Litestar's defaults are HTTP's reason phrases ("Request fulfilled, document follows").
+                assert not response["description"].startswith(("Request fulfilled", "Document created")), (
+                    *where,
+                    status,
+                )
+    assert len(summaries) == sum(len(ops) for ops in document["paths"].values())  # no two alike
+    wait = document["paths"]["/v1/identities/{address}/wait"]["get"]
+    timeout = next(p for p in wait["parameters"] if p["name"] == "timeout")
+    assert (timeout["schema"]["minimum"], timeout["schema"]["maximum"]) == (0, 600)
+
+
+async def test_schema_media_types_of_the_stream_and_the_raw_message(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        paths = (await anonymous.get("/schema")).json()["paths"]
+    events = paths["/v1/identities/{address}/events"]["get"]["responses"]["200"]["content"]
+    raw = paths["/v1/identities/{address}/messages/{message_id}/raw"]["get"]["responses"]["200"]["content"]
+    assert set(events) == {"text/event-stream"}
+    assert raw == {"message/rfc822": {"schema": {"type": "string", "format": "binary"}}}
 
 
 async def test_schema_json_and_browser_views(gateway: RunningGateway) -> None:
     async with gateway.client(None) as anonymous:
         as_file = await anonymous.get("/schema/openapi.json")
-        browser = await anonymous.get("/schema/swagger")
+        browser = await anonymous.get("/schema/docs")
         root = await anonymous.get("/schema")
     assert as_file.status_code == 200 and as_file.json() == root.json()
     assert browser.status_code == 200 and browser.headers["content-type"].startswith("text/html")
+    for operation_id in OPERATIONS:
+        assert f"id={operation_id}>" in browser.text
+    assert "JSON body: <code>CreateIdentityIn</code>" in browser.text
+    assert "Seconds to wait, 0 to 600" in browser.text  # the parameters' meaning, not only their names
+
+
+async def test_schema_pages_run_no_script_and_load_nothing_from_elsewhere(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        answers = [await anonymous.get(f"/schema{p}") for p in ("", "/openapi.json", "/docs", "/swagger", "/x")]
+    swagger = answers[3]
+    assert swagger.status_code == 404  # Swagger UI (scripts from a public CDN) is not served
+    for response in answers:
+        policy = dict(d.strip().split(" ", 1) for d in response.headers["content-security-policy"].split(";"))
+        assert policy["default-src"] == "'none'" and "script-src" not in policy, response.url
+        assert response.headers["x-content-type-options"] == "nosniff"
+    page = answers[2].text.lower()
+    assert "<script" not in page and "http://" not in page and "https://" not in page and "//" not in page

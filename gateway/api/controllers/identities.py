@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromQuery, JSONBody, QueryParameter
+from litestar.params import JSONBody, QueryParameter
 
 from gateway import wire
 from gateway.api import schemas
@@ -27,6 +27,8 @@ class IdentityController(Controller):
         "/",
         guards=[admin_or_provisioner],
         operation_id="createIdentity",
+        response_description="The new identity and its token (shown this once).",
+        summary="Create an identity (an address and its token)",
         status_code=201,
         responses=error_responses(403, 409, 413, 422),
     )
@@ -37,7 +39,17 @@ class IdentityController(Controller):
         inbox: NamedDependency[Inbox],
         data: JSONBody[wire.CreateIdentityIn],
     ) -> wire.CreatedIdentity:
-        """Create an identity; its token is in this response only."""
+        """Create an identity: an address on the gateway's domain and a token that reads its mail.
+
+        The token is in this response only (only its hash is stored): keep it. Admin or provisioner
+        token. Body, every field optional: `local_part` (the part before `@`, without the domain:
+        up to 64 of `a-z 0-9 . - _`, starting with a letter or digit, lowercased; random when
+        omitted; 422 when malformed or reserved, 409 when taken or still quarantined after a
+        deletion), `ttl_seconds` (1 to 10 years; the identity
+        expires then; none: it lives until deleted), `label` (up to 200 characters, for people),
+        `force` (admin only: re-create a quarantined name; it still never sees earlier mail).
+        The identity sees only mail received from now on.
+        """
         principal = request.user
         if data.force and principal.kind != "admin":
             raise Forbidden("only the admin may force a quarantined name")
@@ -51,15 +63,28 @@ class IdentityController(Controller):
         )
         return schemas.created_identity(identity, token)
 
-    @get("/", guards=[admin_or_provisioner], operation_id="listIdentities", responses=error_responses(403))
+    @get(
+        "/",
+        guards=[admin_or_provisioner],
+        operation_id="listIdentities",
+        response_description="A page of identities and the cursor for the next one.",
+        summary="List identities",
+        responses=error_responses(403),
+    )
     async def list_identities(
         self,
         request: Request[Principal, Any, Any],
         store: NamedDependency[Store],
-        limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
-        after: FromQuery[str | None] = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=1000, description="Identities per page (1 to 1000).")] = 100,
+        after: Annotated[
+            str | None, QueryParameter(description="The previous page's `next_after`: the page after that address.")
+        ] = None,
     ) -> wire.IdentityPage:
-        """Identities by address; a provisioner sees only those it created. Never tokens."""
+        """Identities in address order, a page at a time; never their tokens.
+
+        Admin or provisioner token; a provisioner sees only the identities it created. Pass the
+        answer's `next_after` as `after` for the next page; it is null on the last page.
+        """
         principal = request.user
         created_by = principal.token_id if principal.kind == "provisioner" else None
         rows = await store.identities.list(created_by=created_by, after=after, limit=limit + 1)
@@ -71,19 +96,32 @@ class IdentityController(Controller):
         "/{address:str}/rotate",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="rotateIdentityToken",
+        response_description="The identity's address and its new token (shown this once).",
+        summary="Replace an identity's token",
         responses=error_responses(403, 404),
         status_code=200,
     )
     async def rotate(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> wire.RotatedToken:
-        """A new token for the identity; the old one stops working at once."""
+        """A new token for the identity, in this response only; the old one stops working at once.
+
+        The admin, the identity's own token, or the provisioner that created it. Waits and event
+        streams open with the old token end.
+        """
         return wire.RotatedToken(identity.address, await store.tokens.rotate(identity))
 
     @delete(
         "/{address:str}",
         dependencies={"identity": Provide(managed_identity)},
         operation_id="deleteIdentity",
+        response_description="Deleted.",
+        summary="Delete an identity",
         responses=error_responses(403, 404),
     )
     async def remove(self, store: NamedDependency[Store], identity: NamedDependency[Identity]) -> None:
-        """Delete the identity; its name is quarantined, its mail stays until retention."""
+        """Delete the identity and its token at once.
+
+        The admin, the identity's own token, or the provisioner that created it. Its local part
+        is quarantined (re-creating it answers 409 for a while, unless the admin forces it), and
+        its mail stays in the mailbox until retention removes it.
+        """
         await store.identities.delete(identity)

@@ -27,6 +27,8 @@ class HealthOut(msgspec.Struct):
 @get(
     "/health",
     operation_id="health",
+    response_description="`ok`, or `rebuilding` while the index is rebuilt from the mailbox.",
+    summary="Is the gateway alive",
     tags=["system"],
     sync_to_thread=False,
     security=[{}],  # no token
@@ -35,5 +37,9 @@ class HealthOut(msgspec.Struct):
     },
 )
 def health(health_state: NamedDependency[HealthOut]) -> Response[HealthOut]:
-    """`ok` while the gateway serves requests and indexes new mail."""
+    """`ok` while the gateway serves requests and indexes new mail; needs no token.
+
+    503 with `failing` when it no longer indexes new mail (a supervisor may restart it);
+    `rebuilding` (200) while the message index is rebuilt from the mailbox.
+    """
     return Response(health_state, status_code=503 if health_state.status == "failing" else 200)

@@ -10,13 +10,14 @@ import msgspec
 from litestar import Controller, Request, Response, get
 from litestar.background_tasks import BackgroundTask
 from litestar.di import NamedDependency, Provide
-from litestar.params import FromQuery, QueryParameter
+from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.types import Receive
 
 from gateway import wire
 from gateway.api import schemas
 from gateway.api.auth import access_lost, mail_identity, still_authorized
+from gateway.api.controllers.messages import FROM, SINCE, SUBJECT
 from gateway.api.schemas import error_responses
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound
 from gateway.hub import Hub, Subscription
@@ -34,23 +35,45 @@ class WaitController(Controller):
     tags = ["messages"]
     dependencies = {"identity": Provide(mail_identity)}
 
-    @get("/wait", operation_id="waitForMessage", responses=error_responses(403, 404, 408))
+    @get(
+        "/wait",
+        operation_id="waitForMessage",
+        response_description="The message that arrived (or was already there), whole; claimed for this wait.",
+        summary="Wait for the next matching message",
+        responses=error_responses(403, 404, 408),
+    )
     async def wait(
         self,
         request: Request[Principal, Any, Any],
         inbox: NamedDependency[Inbox],
         hub: NamedDependency[Hub],
         identity: NamedDependency[Identity],
-        timeout: Annotated[float, QueryParameter(ge=0, le=MAX_WAIT_SECONDS)] = 120.0,
-        include_seen: FromQuery[bool] = False,
-        since: FromQuery[datetime | None] = None,
-        after_id: FromQuery[str | None] = None,
-        sender: Annotated[str | None, QueryParameter(name="from", max_length=256)] = None,
-        subject: Annotated[str | None, QueryParameter(max_length=256)] = None,
+        timeout: Annotated[
+            float,
+            QueryParameter(
+                ge=0,
+                le=MAX_WAIT_SECONDS,
+                description="Seconds to wait, 0 to 600 (0: answer at once). Set the HTTP client's own"
+                " timeout above it.",
+            ),
+        ] = 120.0,
+        include_seen: Annotated[
+            bool, QueryParameter(description="Also return a message the identity has already seen.")
+        ] = False,
+        since: Annotated[datetime | None, QueryParameter(description=SINCE)] = None,
+        after_id: Annotated[
+            str | None, QueryParameter(description="Only mail newer than this message id (seen or not).")
+        ] = None,
+        sender: Annotated[str | None, QueryParameter(name="from", max_length=256, description=FROM)] = None,
+        subject: Annotated[str | None, QueryParameter(max_length=256, description=SUBJECT)] = None,
     ) -> Response[wire.Message]:
-        """Block until a matching unseen message exists, then return it (the oldest first).
+        """Block until a matching unseen message exists, then return it whole (the oldest such first).
 
-        408 when none arrives within `timeout` seconds. A client that goes away ends the wait.
+        The admin or the identity's own token. Answers at once when one is there already. The
+        message is claimed: concurrent waits never get the same one, and the identity's own wait
+        marks it seen, so asking again waits for the next mail (a re-sent code, not the old one).
+        408 when none arrives within `timeout` seconds; 429 (with `Retry-After`) when too many
+        waits are open. Behind a proxy, keep `timeout` under its read timeout and wait again.
         """
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
@@ -69,6 +92,8 @@ class WaitController(Controller):
     @get(
         "/events",
         operation_id="streamMessages",
+        response_description="An endless stream: `event: message`, `id: <message id>`, `data: <summary JSON>`.",
+        summary="Stream new messages as Server-Sent Events",
         media_type="text/event-stream",
         responses=error_responses(403, 404),
     )
@@ -78,11 +103,21 @@ class WaitController(Controller):
         inbox: NamedDependency[Inbox],
         hub: NamedDependency[Hub],
         identity: NamedDependency[Identity],
-        last_event_id: Annotated[str | None, QueryParameter(max_length=256)] = None,
+        last_event_id: Annotated[
+            str | None,
+            QueryParameter(
+                max_length=256,
+                description="Resume after this message id (as the `Last-Event-ID` header does).",
+            ),
+        ] = None,
     ) -> ServerSentEvent:
-        """Server-Sent Events: one `message` event per new message (id = message id).
+        """A `text/event-stream` that never ends: one `message` event per new message, its data the
+        message's summary as JSON and its event id the message id; a comment every 15 s keeps it open.
 
-        `Last-Event-ID` (header or query) replays every message after that one.
+        The admin or the identity's own token. A new stream starts with mail arriving from now on;
+        `Last-Event-ID` (header or query) replays every message after that one first. The stream
+        ends when the token is rotated or revoked or the identity deleted. 429 when too many
+        streams and waits are open.
         """
         after = request.headers.get("last-event-id") or last_event_id
         if after is None:  # a new stream starts at "now": the newest message so far

@@ -32,6 +32,7 @@ from gateway import __version__
 from gateway.config import SettingError, Settings, describe, env_name, is_secret, load_settings
 from gateway.errors import GatewayError
 from gateway.redact import install_redaction
+from mcp_server.__main__ import DESCRIPTION as MCP_DESCRIPTION  # text only: loads no MCP SDK
 
 if TYPE_CHECKING:  # the store and the client are imported only by the commands that use them (fast --help)
     from collections.abc import Mapping
@@ -82,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
         "mcp",
         allow_abbrev=False,
         help="run the MCP stdio server (same as agentmail-mcp; AGENTMAIL_URL and AGENTMAIL_TOKEN)",
+        description=MCP_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
     identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
@@ -221,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "mcp":  # an MCP client of some gateway: none of the gateway's settings apply
         from mcp_server.__main__ import main as mcp_main
 
-        mcp_main()
+        mcp_main([])  # its own options were parsed here (`mcp --help`)
         return 0
     try:
         settings = _load(args)

@@ -135,6 +135,9 @@ def test_a_store_lost_from_its_data_dir_is_refused_then_accepted_from_the_backup
             (summary,) = gateway.listing(client, alice)
             assert client.get(f"/v1/identities/{alice}/messages/{summary['id']}").status_code == 200
         assert run_backup(data, backup).returncode == 0
+        again = run_backup(data, backup)  # a user mistake: one line and status 2, never a traceback
+        assert again.returncode == 2 and again.stdout == ""
+        assert again.stderr.count("\n") == 1 and "never overwritten" in again.stderr, again.stderr
 
     for suffix in ("", "-wal", "-shm"):  # the store is lost; the Maildir (with its mark) and the index stay
         (data / f"identities.db{suffix}").unlink(missing_ok=True)

@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test test-fast lint bench clean
+.PHONY: setup run test test-fast lint bench dist lock clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,5 +35,14 @@ bench: setup
 	$(PY) bench/client.py
 	$(PY) bench/soak.py
 
+# A wheel of the whole distribution (gateway/ and mcp_server/) in dist/: `pip install dist/*.whl`.
+dist: setup
+	$(PY) -m pip wheel --no-deps --wheel-dir dist .
+
+# The image's pinned dependencies (docker/requirements.lock), re-resolved from pyproject.toml.
+lock: setup
+	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	  --quiet --output-file docker/requirements.lock
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache .hypothesis

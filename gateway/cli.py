@@ -1,4 +1,4 @@
-"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`,
+"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`, `backup`,
 and the gateway's clients: `new`, `wait`, `rm` (for shell scripts and CI steps) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
@@ -32,6 +32,7 @@ from gateway import __version__
 from gateway.config import SettingError, Settings, describe, env_name, is_secret, load_settings
 from gateway.errors import GatewayError
 from gateway.redact import install_redaction
+from mcp_server.__main__ import DESCRIPTION as MCP_DESCRIPTION  # text only: loads no MCP SDK
 
 if TYPE_CHECKING:  # the store and the client are imported only by the commands that use them (fast --help)
     from collections.abc import Mapping
@@ -82,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
         "mcp",
         allow_abbrev=False,
         help="run the MCP stdio server (same as agentmail-mcp; AGENTMAIL_URL and AGENTMAIL_TOKEN)",
+        description=MCP_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
     identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
@@ -119,6 +122,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a store existed here and is lost: start an empty one anyway (every identity and token is gone)",
     )
+    backup = commands.add_parser(
+        "backup",
+        parents=[common],
+        allow_abbrev=False,
+        help="copy the identity store (SQLite) into DIR, consistently, while the gateway runs; never the index",
+    )
+    backup.add_argument("directory", metavar="DIR", type=Path, help="made (0700) if missing; never overwritten")
     _client_commands(commands)
     return parser
 
@@ -221,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "mcp":  # an MCP client of some gateway: none of the gateway's settings apply
         from mcp_server.__main__ import main as mcp_main
 
-        mcp_main()
+        mcp_main([])  # its own options were parsed here (`mcp --help`)
         return 0
     try:
         settings = _load(args)
@@ -234,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         install_redaction(_secret_values(settings))  # no token (or configured secret) in any log line
         if args.command == "serve":
             return _serve(settings)
+        if args.command == "backup":
+            return _backup(settings, args.directory)
         return _manage(settings, args)
     except (SettingError, GatewayError) as exc:
         detail = exc.detail if isinstance(exc, GatewayError) else str(exc)
@@ -291,6 +303,19 @@ async def _check_store(settings: Settings) -> None:
         await store.engine.start()
     finally:
         await store.engine.close()
+
+
+def _backup(settings: Settings, directory: Path) -> int:
+    from gateway.store.backup import backup_store
+
+    done = backup_store(settings, directory)
+    print(
+        f"identity store {done.store_id} (domain {done.domain}, schema {done.schema_version},"
+        f" {done.identities} identit{'y' if done.identities == 1 else 'ies'}) copied to {done.path}"
+    )
+    if done.admin_token is not None:
+        print(f"generated admin token copied to {done.admin_token}")
+    return 0
 
 
 def _manage(settings: Settings, args: argparse.Namespace) -> int:

@@ -8,13 +8,19 @@ through `bash -n`. Where postconf / doveconf 2.3 are installed, they parse the o
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import tomllib
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from gateway.config import describe
 from tests.mailstack import ensure_installed
@@ -199,6 +205,43 @@ def options(value: str) -> dict[str, str]:
 
 
 # --- compose.yaml ----------------------------------------------------------------------------
+
+
+def compose_spec() -> Draft202012Validator:
+    """The Compose Specification JSON schema (compose-spec/compose-spec, Apache-2.0) that check-jsonschema vendors."""
+    schema = json.loads((files("check_jsonschema.builtin_schemas.vendor") / "compose-spec.json").read_text())
+    assert schema["title"] == "Compose Specification"
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def spec_errors(data: Any) -> list[str]:
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in compose_spec().iter_errors(data)]
+
+
+def test_compose_file_follows_the_compose_specification() -> None:
+    # What `docker compose config` checks first (Compose v2 validates against this schema), before
+    # and after interpolation with the documented docker/.env.
+    assert spec_errors(compose()) == []
+    assert spec_errors(resolved(compose(), user_env())) == []
+
+
+def test_the_specification_check_catches_a_mistake() -> None:
+    data = compose()
+    data["services"]["gateway"]["restart_policy"] = "always"  # a Swarm key misplaced at service level
+    data["services"]["gateway"]["depends_on"]["mailserver"]["condition"] = "healthy"
+    errors = spec_errors(data)
+    assert any("restart_policy" in e for e in errors), errors
+    assert any(e.startswith("services/gateway/depends_on:") for e in errors), errors
+
+
+def test_compose_v2_is_required_and_said_so() -> None:
+    # Compose v1 (Debian's docker-compose 1.x) reads a file without `version:` as the legacy
+    # format and rejects `name:`; v2 ignores `version:` (obsolete), so the file has none.
+    assert "version" not in compose()
+    header = COMPOSE_FILE.read_text().split("\nname:", 1)[0]
+    assert "Compose v2" in header and "docker compose" in header
+    readme = (ROOT / "README.md").read_text()
+    assert "Compose v2" in readme and "docker-compose" in readme
 
 
 def test_compose_has_both_services_and_a_project_name() -> None:
@@ -560,3 +603,84 @@ def test_doveconf_reads_the_override_after_a_dms_like_base(tmp_path: Path) -> No
         check=True,
     ).stdout.strip()
     assert driver.startswith("ox:url=http://dovecot:" + EXAMPLE_ENV["AGENTMAIL_PUSH_SECRET"] + "@gateway:8026/push ")
+
+
+# --- the image's lock file and the operator docs -------------------------------------------------
+
+
+def locked_versions() -> dict[str, str]:
+    """name → pinned version of docker/requirements.lock (markers ignored: the image is Linux)."""
+    pins = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;\\]+)", (DOCKER / "requirements.lock").read_text(), re.MULTILINE)
+    return {canonicalize_name(name): version for name, version in pins}
+
+
+def test_the_lock_pins_every_dependency_within_pyproject_bounds_with_hashes() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    locked = locked_versions()
+    for line in pyproject["dependencies"]:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{name} is a dependency but docker/requirements.lock lacks it: run `make lock`"
+        assert requirement.specifier.contains(locked[name]), f"{name}=={locked[name]} is outside {requirement}"
+    text = (DOCKER / "requirements.lock").read_text()
+    for block in re.split(r"\n(?=[A-Za-z0-9_.-]+==)", text.split("\n", 2)[2]):
+        assert "--hash=sha256:" in block, f"no hash for {block.splitlines()[0]}"
+    assert "--require-hashes -r /tmp/requirements.lock" in (DOCKER / "Dockerfile").read_text()
+
+
+def test_the_lock_check_catches_a_dependency_missing_or_out_of_bounds() -> None:
+    locked = locked_versions()
+    assert not Requirement("litestar>=99").specifier.contains(locked["litestar"])
+    assert canonicalize_name("no-such-dependency") not in locked
+
+
+def deploy_section() -> str:
+    match = re.search(r"^## Deploy on your domain\n(.*?)(?=^## )", (ROOT / "README.md").read_text(), re.M | re.S)
+    assert match is not None, "README.md has no 'Deploy on your domain' section"
+    return match.group(1)
+
+
+def seconds(text: str) -> float:
+    value = re.fullmatch(r"(\d+)(s|m)?", text)
+    assert value is not None, text
+    return int(value[1]) * (60 if value[2] == "m" else 1)
+
+
+def test_the_proxy_snippets_outlast_the_longest_wait() -> None:
+    from gateway.api.controllers.waits import KEEPALIVE_SECONDS
+    from gateway.client.plans import WAIT_SEGMENT_SECONDS
+    from gateway.waiting import MAX_WAIT_SECONDS
+
+    text = deploy_section()
+    nginx = re.search(r"proxy_read_timeout (\w+);", text)
+    caddy = re.search(r"read_timeout (\w+)\n", text)
+    assert nginx is not None and caddy is not None, "the nginx and Caddy snippets are gone"
+    assert seconds(nginx[1]) > MAX_WAIT_SECONDS and seconds(caddy[1]) > MAX_WAIT_SECONDS
+    assert "proxy_buffering off;" in text and "proxy_set_header Host $host;" in text
+    # The numbers the prose gives are the code's.
+    assert f"at most\n{MAX_WAIT_SECONDS:.0f} s" in text or f"at most {MAX_WAIT_SECONDS:.0f} s" in text
+    assert f"segments of {WAIT_SEGMENT_SECONDS:.0f} s" in text
+    assert f"every {KEEPALIVE_SECONDS:.0f} s" in text
+
+
+def test_the_deploy_docs_cover_what_an_operator_needs() -> None:
+    text = deploy_section()
+    for heading in (
+        "Tokens in the deployment",
+        "Backups",
+        "Upgrades",
+        "Certificates",
+        "Spam and abuse",
+        "Reverse proxy",
+    ):
+        assert f"### {heading}" in text, heading
+    assert "agentmail-gateway token create" in text and "agentmail-gateway backup" in text
+    assert "pg_dump" in text and "identities.db-wal" in text
+    # Every docker-mailserver switch the spam table names as off is off in compose.yaml.
+    env = environment(service("mailserver"))
+    for var in ("ENABLE_RSPAMD", "ENABLE_SPAMASSASSIN", "ENABLE_AMAVIS", "ENABLE_CLAMAV", "ENABLE_FAIL2BAN"):
+        assert var in text and env[var] == "0", var
+    assert env["MOVE_SPAM_TO_JUNK"] == "0" and "MOVE_SPAM_TO_JUNK=0" in text
+    # Those the table leaves at docker-mailserver's defaults are not overridden.
+    for var in ("ENABLE_POSTGREY", "ENABLE_DNSBL", "POSTSCREEN_ACTION", "ENABLE_POLICYD_SPF", "ENABLE_OPENDMARC"):
+        assert var in text and var not in env, var

@@ -52,7 +52,7 @@ def test_the_walk_through_mail_has_a_sender_and_the_wait_example_a_timeout(tmp_p
         shown = re.search(r'params=\{"timeout": (\d+)\}.*\btimeout=(\d+)\)', snippet, re.DOTALL)
         assert shown and int(shown[2]) > int(shown[1]), snippet
         scope: dict[str, Any] = {"httpx": httpx, "url": serve.base_url, "token": token}
-        exec(f"answer = {snippet.strip()}", scope)  # noqa: S102 - the README's own line
+        exec(f"answer = {snippet.strip()}", scope)  # the README's own line
         assert scope["answer"].status_code == 200 and scope["answer"].json()["seen"] is True
     # What the note says of httpx: its default read timeout is 5 s.
     assert httpx.Client().timeout.read == 5.0

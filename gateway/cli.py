@@ -298,27 +298,30 @@ def _secret_values(settings: Settings) -> tuple[str, ...]:
 
 
 def _serve(settings: Settings) -> int:
-    import uvicorn
-
     from gateway.app import create_app
-    from gateway.serve import uvicorn_config
+    from gateway.serve import ReportingServer, uvicorn_config
 
     if settings.store_kind == "postgresql":
         # uvicorn would report a database that refuses us as a traceback and exit 0: ask it
         # first, so the answer is one line and status 2, before anything listens.
         asyncio.run(_check_store(settings))
     app = create_app(settings)
-    print(
-        f"agentmail-gateway {__version__}: API on http://{settings.http_host}:{settings.http_port}"
-        f"  SMTP on {settings.smtp_host}:{settings.smtp_port}  domain {settings.domain}"
-        f"  data {settings.data_dir}",
-        file=sys.stderr,
-        flush=True,
-    )
+
+    def banner(host: str, port: int) -> None:
+        # Once listening: the ports bound (port 0 picks one), not the ones asked for.
+        smtp = app.state.gateway.smtp_address
+        mail = f"SMTP on {smtp[0]}:{smtp[1]}" if smtp else f"mailbox {settings.imap_host}:{settings.imap_port}"
+        print(
+            f"agentmail-gateway {__version__}: API on http://{host}:{port}  {mail}  domain {settings.domain}"
+            f"  data {settings.data_dir}",
+            file=sys.stderr,
+            flush=True,
+        )
+
     config = uvicorn_config(app, settings, _secret_values(settings))
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
     # re-raises the signal so the process ends the way it was asked to.
-    server = uvicorn.Server(config)
+    server = ReportingServer(config, banner)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:

@@ -219,7 +219,11 @@ def _client_commands(commands: Any) -> None:
         "     a provisioner token reads no mail.",
         epilog='example:\n  CODE=$(agentmail-gateway wait "$ADDR" --code --timeout 2m --from noreply@example.com)',
     )
-    wait.add_argument("address", metavar="ADDRESS", help="the identity's address, as `new` printed it")
+    wait.add_argument(
+        "address",
+        metavar="ADDRESS",
+        help="the identity's address, as `new` printed it (or its local part, when `new` made it here)",
+    )
     shown = wait.add_mutually_exclusive_group()
     shown.add_argument("--code", dest="show", action="store_const", const="code", help="print just the one-time code")
     shown.add_argument(
@@ -247,7 +251,9 @@ def _client_commands(commands: Any) -> None:
         allow_abbrev=False,
         help="delete an identity on a running gateway (its own token, else AGENTMAIL_TOKEN) and forget its token",
     )
-    rm.add_argument("address", metavar="ADDRESS", help="the identity's address")
+    rm.add_argument(
+        "address", metavar="ADDRESS", help="the identity's address (or its local part, when `new` made it here)"
+    )
 
 
 def _load(args: argparse.Namespace) -> Settings:
@@ -621,10 +627,9 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
     AGENTMAIL_IDENTITY_TOKEN is skipped when AGENTMAIL_ADDRESS names another address (set by
     `new --env` for one identity, while the script waits on another).
     """
-    if "@" not in address.strip(" @"):  # e.g. "" from a `new` that failed earlier in the script
-        raise _Refused(f"{address!r} is not an address: pass the whole address `agentmail-gateway new` printed")
-    own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
     own_address = environ.get("AGENTMAIL_ADDRESS", "").strip()
+    address = _whole_address(address, own_address, tokens, scope)
+    own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
     if own and (not own_address or own_address.lower() == address.strip().lower()):
         return _Reader(address, own, "AGENTMAIL_IDENTITY_TOKEN")
     stored = tokens.get(scope, address.strip())
@@ -636,6 +641,27 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
         f"no token for {address}: set AGENTMAIL_IDENTITY_TOKEN, or create it with `agentmail-gateway new` on this"
         " machine (same AGENTMAIL_URL and AGENTMAIL_TOKEN), or set AGENTMAIL_TOKEN to the admin token"
     )
+
+
+def _whole_address(given: str, own_address: str, tokens: TokenFile, scope: str) -> str:
+    """`given`, or for a bare local part the one address of this gateway it names (AGENTMAIL_ADDRESS or
+    the token file); else _Refused with "did you mean NAME@DOMAIN?" when this gateway's domain is known."""
+    if "@" in given.strip(" @"):
+        return given.strip()
+    local = given.strip(" @").lower()
+    shown = repr(given) if local and "am_" not in local else "that"  # never a token pasted in the wrong place
+    if not local:  # e.g. "" from a `new` that failed earlier in the script
+        raise _Refused(f"{given!r} is not an address: pass the whole address `agentmail-gateway new` printed")
+    known = tokens.addresses(scope) | ({own_address} if "@" in own_address else set())
+    named = sorted(a for a in known if a.rpartition("@")[0].lower() == local)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise _Refused(f"{shown} is the local part of {', '.join(named)}: pass the whole address")
+    domains = sorted({a.rpartition("@")[2].lower() for a in known})
+    if len(domains) == 1 and shown != "that":
+        raise _Refused(f"{shown} is not an address: did you mean {local}@{domains[0]}?")
+    raise _Refused(f"{shown} is not an address: pass the whole address (NAME@DOMAIN) `agentmail-gateway new` printed")
 
 
 def _new(args: argparse.Namespace, url: str, token: str | None, tokens: TokenFile, scope: str) -> int:

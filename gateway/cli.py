@@ -1,7 +1,9 @@
-"""Command line: `serve`, `identity create|list|rotate|delete`, `token create`, `admin rotate`, `store init`, `backup`,
-and the gateway's clients: `new`, `wait`, `rm` (for shell scripts and CI steps) and `mcp`.
+"""Command line: `serve`, `identity create|list|rotate|delete`, `token create|list|revoke`, `admin rotate`,
+`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm` (for shell scripts and CI steps) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
+Only `serve` takes every setting as a flag; the store commands take `--data-dir`, `--domain` and
+`--env-file` (the rest from the environment or the env file), and answer with the API's fields.
 Identity commands work on the local data directory directly (safe while the gateway runs:
 the store is SQLite in WAL mode). Without a configured domain they use the one the store is
 bound to. `store init --new` is the one way to start an empty store where one existed.
@@ -18,7 +20,6 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import os
 import re
@@ -36,6 +37,7 @@ from mcp_server.__main__ import DESCRIPTION as MCP_DESCRIPTION  # text only: loa
 
 if TYPE_CHECKING:  # the store and the client are imported only by the commands that use them (fast --help)
     from collections.abc import Mapping
+    from datetime import datetime
 
     from gateway.client import Gateway, Message
     from gateway.client import GatewayError as ClientError
@@ -53,8 +55,30 @@ MAX_DURATION_SECONDS: Final = 10 * 365 * 86400
 _UNITS: Final = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
+def _store_flags() -> argparse.ArgumentParser:
+    """Where the store is, for the commands that work on it directly (not the server's other settings)."""
+    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    group = parser.add_argument_group("the store (other settings: from the environment or the env file)")
+    group.add_argument(
+        "--data-dir",
+        dest="setting_data_dir",
+        metavar="DIR",
+        help="the gateway's data directory (default: AGENTMAIL_DATA_DIR, else the platform's data dir)",
+    )
+    group.add_argument(
+        "--domain",
+        dest="setting_domain",
+        metavar="DOMAIN",
+        help="the mail domain (default: AGENTMAIL_DOMAIN, else the one the store is bound to)",
+    )
+    group.add_argument(
+        "--env-file", default=".env", metavar="FILE", help="settings file read before the environment (default: ./.env)"
+    )
+    return parser
+
+
 def _settings_flags() -> argparse.ArgumentParser:
-    """One --flag per setting (same name as the variable, without the prefix)."""
+    """One --flag per setting (same name as the variable, without the prefix): `serve` only."""
     parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     group = parser.add_argument_group("settings (each also AGENTMAIL_<NAME> in the environment or .env)")
     docs = {var: doc for var, _, doc in describe()}
@@ -87,32 +111,54 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
+    store_flags = _store_flags()
+    address_help = "the identity's address, or just its local part (this store's domain is added)"
     identity = commands.add_parser("identity", help="manage identities").add_subparsers(dest="action", required=True)
     create = identity.add_parser(
-        "create", parents=[common], allow_abbrev=False, help="create an identity; prints its token once"
+        "create", parents=[store_flags], allow_abbrev=False, help="create an identity; prints its token once"
     )
-    create.add_argument("local_part", nargs="?", help="the name before @ (random when omitted)")
-    create.add_argument("--ttl", type=int, dest="ttl_seconds", help="lifetime in seconds")
+    create.add_argument("local_part", nargs="?", help="the name before @ (random when omitted; NAME@DOMAIN works too)")
+    create.add_argument(
+        "--ttl",
+        type=_ttl_arg,
+        dest="ttl_seconds",
+        metavar="DURATION",
+        help="lifetime: seconds, or 90s, 15m, 1h, 2d (default: none)",
+    )
     create.add_argument("--label", help="a note for yourself")
     create.add_argument("--force", action="store_true", help="re-create a quarantined name")
-    identity.add_parser("list", parents=[common], allow_abbrev=False, help="list identities (never tokens)")
+    listing = identity.add_parser(
+        "list", parents=[store_flags], allow_abbrev=False, help="list identities (never tokens)"
+    )
+    listing.add_argument("--json", action="store_true", help="the API's JSON (GET /v1/identities) instead of a table")
     for action, text in (("rotate", "issue a new token; the old one dies at once"), ("delete", "delete an identity")):
-        sub = identity.add_parser(action, parents=[common], allow_abbrev=False, help=text)
-        sub.add_argument("address")
+        sub = identity.add_parser(action, parents=[store_flags], allow_abbrev=False, help=text)
+        sub.add_argument("address", metavar="ADDRESS", help=address_help)
 
     token = commands.add_parser("token", help="provisioner tokens").add_subparsers(dest="action", required=True)
     tcreate = token.add_parser(
-        "create", parents=[common], help="a provisioner token (creates identities, reads no mail)"
+        "create",
+        parents=[store_flags],
+        allow_abbrev=False,
+        help="a provisioner token (creates identities, reads no mail); prints it once",
     )
     tcreate.add_argument("--label")
+    tlist = token.add_parser(
+        "list", parents=[store_flags], allow_abbrev=False, help="list provisioner tokens (never the tokens)"
+    )
+    tlist.add_argument("--json", action="store_true", help="the API's JSON (GET /v1/tokens) instead of a table")
+    revoke = token.add_parser(
+        "revoke", parents=[store_flags], allow_abbrev=False, help="revoke a provisioner token at once"
+    )
+    revoke.add_argument("token_id", metavar="ID", help="the token's id (tok_…), as `token list` shows it")
 
     admin = commands.add_parser("admin", help="the admin token").add_subparsers(dest="action", required=True)
-    admin.add_parser("rotate", parents=[common], allow_abbrev=False, help="replace the generated admin token")
+    admin.add_parser("rotate", parents=[store_flags], allow_abbrev=False, help="replace the generated admin token")
 
     store = commands.add_parser("store", help="the identity store").add_subparsers(dest="action", required=True)
     init = store.add_parser(
         "init",
-        parents=[common],
+        parents=[store_flags],
         allow_abbrev=False,
         help="make a new, empty identity store (never replaces one); the gateway refuses to start without it"
         " when an earlier store was lost",
@@ -124,7 +170,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     backup = commands.add_parser(
         "backup",
-        parents=[common],
+        parents=[store_flags],
         allow_abbrev=False,
         help="copy the identity store (SQLite) into DIR, consistently, while the gateway runs; never the index",
     )
@@ -183,7 +229,11 @@ def _client_commands(commands: Any) -> None:
         "     a provisioner token reads no mail.",
         epilog='example:\n  CODE=$(agentmail-gateway wait "$ADDR" --code --timeout 2m --from noreply@example.com)',
     )
-    wait.add_argument("address", metavar="ADDRESS", help="the identity's address, as `new` printed it")
+    wait.add_argument(
+        "address",
+        metavar="ADDRESS",
+        help="the identity's address, as `new` printed it (or its local part, when `new` made it here)",
+    )
     shown = wait.add_mutually_exclusive_group()
     shown.add_argument("--code", dest="show", action="store_const", const="code", help="print just the one-time code")
     shown.add_argument(
@@ -211,7 +261,9 @@ def _client_commands(commands: Any) -> None:
         allow_abbrev=False,
         help="delete an identity on a running gateway (its own token, else AGENTMAIL_TOKEN) and forget its token",
     )
-    rm.add_argument("address", metavar="ADDRESS", help="the identity's address")
+    rm.add_argument(
+        "address", metavar="ADDRESS", help="the identity's address (or its local part, when `new` made it here)"
+    )
 
 
 def _load(args: argparse.Namespace) -> Settings:
@@ -264,27 +316,30 @@ def _secret_values(settings: Settings) -> tuple[str, ...]:
 
 
 def _serve(settings: Settings) -> int:
-    import uvicorn
-
     from gateway.app import create_app
-    from gateway.serve import uvicorn_config
+    from gateway.serve import ReportingServer, uvicorn_config
 
     if settings.store_kind == "postgresql":
         # uvicorn would report a database that refuses us as a traceback and exit 0: ask it
         # first, so the answer is one line and status 2, before anything listens.
         asyncio.run(_check_store(settings))
     app = create_app(settings)
-    print(
-        f"agentmail-gateway {__version__}: API on http://{settings.http_host}:{settings.http_port}"
-        f"  SMTP on {settings.smtp_host}:{settings.smtp_port}  domain {settings.domain}"
-        f"  data {settings.data_dir}",
-        file=sys.stderr,
-        flush=True,
-    )
+
+    def banner(host: str, port: int) -> None:
+        # Once listening: the ports bound (port 0 picks one), not the ones asked for.
+        smtp = app.state.gateway.smtp_address
+        mail = f"SMTP on {smtp[0]}:{smtp[1]}" if smtp else f"mailbox {settings.imap_host}:{settings.imap_port}"
+        print(
+            f"agentmail-gateway {__version__}: API on http://{host}:{port}  {mail}  domain {settings.domain}"
+            f"  data {settings.data_dir}",
+            file=sys.stderr,
+            flush=True,
+        )
+
     config = uvicorn_config(app, settings, _secret_values(settings))
     # uvicorn handles Ctrl-C / SIGTERM: stops accepting, runs the lifespan shutdown, then
     # re-raises the signal so the process ends the way it was asked to.
-    server = uvicorn.Server(config)
+    server = ReportingServer(config, banner)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     if not server.started:
@@ -389,39 +444,102 @@ async def _manage_store(settings: Settings, args: argparse.Namespace) -> int:
         return await _init_store(settings, new=args.new)
     settings, store = await _open_bound(settings, args)
     try:
-        out: Any
         if args.command == "admin":
             path = await rotate_admin_token(settings, store.tokens)
             print(f"new admin token written to {path}")
             return 0
         if args.command == "token":
-            record, token = await store.tokens.create_provisioner(args.label)
-            out = {"id": record.id, "scope": "provision", "token": token}
-        elif args.action == "create":
-            identity, token = await store.identities.create(
-                args.local_part, ttl_seconds=args.ttl_seconds, label=args.label, force=args.force
-            )
-            out = {"address": identity.address, "token": token, "created_at": identity.created_at.isoformat()}
-        elif args.action == "list":
-            for identity in await _all_identities(store):
-                expires = identity.expires_at.isoformat() if identity.expires_at else "-"
-                created = f"{identity.created_at:%Y-%m-%dT%H:%M:%SZ}"
-                print(f"{identity.address}\tcreated {created}\texpires {expires}\t{identity.label or ''}")
-            return 0
-        else:
-            found = await store.identities.find(args.address)
-            if found is None:
-                print(f"agentmail-gateway: no identity {args.address}", file=sys.stderr)
-                return 1
-            if args.action == "rotate":
-                out = {"address": found.address, "token": await store.tokens.rotate(found)}
-            else:
-                await store.identities.delete(found)
-                out = {"deleted": found.address}
-        print(json.dumps(out))
-        return 0
+            return await _manage_tokens(store, args)
+        return await _manage_identities(settings, store, args)
     finally:
         await store.engine.close()
+
+
+async def _manage_identities(settings: Settings, store: Store, args: argparse.Namespace) -> int:
+    """`identity create|list|rotate|delete`: the API's answers, field for field (times RFC 3339, UTC, `Z`)."""
+    from gateway import wire
+    from gateway.api import schemas
+
+    if args.action == "create":
+        local_part = None if args.local_part is None else _own_local_part(args.local_part, settings.domain)
+        identity, token = await store.identities.create(
+            local_part, ttl_seconds=args.ttl_seconds, label=args.label, force=args.force
+        )
+        _print_json(schemas.created_identity(identity, token))
+        return 0
+    if args.action == "list":
+        rows = [schemas.identity_info(identity) for identity in await _all_identities(store)]
+        if args.json:
+            _print_json(wire.IdentityPage(rows, None))
+        for row in [] if args.json else rows:
+            expires = _rfc3339(row.expires_at) if row.expires_at else "-"
+            print(f"{row.address}\tcreated {_rfc3339(row.created_at)}\texpires {expires}\t{row.label or ''}")
+        return 0
+    address = args.address.strip()
+    if "@" not in address:  # a bare local part, as `identity create NAME` took it
+        address = f"{address}@{settings.domain}"
+    found = await store.identities.find(address)
+    if found is None:
+        print(f"agentmail-gateway: no identity {address}", file=sys.stderr)
+        return 1
+    if args.action == "rotate":
+        _print_json(wire.RotatedToken(found.address, await store.tokens.rotate(found)))
+    else:
+        await store.identities.delete(found)
+        _print_json({"deleted": found.address})
+    return 0
+
+
+async def _manage_tokens(store: Store, args: argparse.Namespace) -> int:
+    """`token create|list|revoke`: provisioner tokens, as POST, GET and DELETE /v1/tokens answer."""
+    from gateway import wire
+    from gateway.api import schemas
+    from gateway.errors import NotFound
+
+    if args.action == "create":
+        record, token = await store.tokens.create_provisioner(args.label)
+        _print_json(wire.CreatedApiToken(record.id, "provision", token, record.label, record.created_at))
+    elif args.action == "list":
+        rows = [schemas.api_token(record) for record in await store.tokens.list_provisioners()]
+        if args.json:
+            _print_json(rows)
+        for row in [] if args.json else rows:
+            print(f"{row.id}\t{row.scope}\tcreated {_rfc3339(row.created_at)}\t{row.label or ''}")
+    else:
+        try:
+            await store.tokens.delete_provisioner(args.token_id)
+        except NotFound:
+            print(f"agentmail-gateway: no provisioner token {args.token_id}", file=sys.stderr)
+            return 1
+        _print_json({"revoked": args.token_id})
+    return 0
+
+
+def _own_local_part(given: str, domain: str) -> str:
+    """`given` without `@domain` when it names this store's domain (InvalidName for another domain)."""
+    from gateway.errors import InvalidName
+
+    local, at, other = given.strip().rpartition("@")
+    if not at:
+        return given
+    if other.lower() != domain:
+        raise InvalidName(f"{given} is not at this store's domain {domain}: give the local part only")
+    return local
+
+
+def _print_json(value: Any) -> None:
+    """One line of JSON, encoded as the API encodes it (msgspec: datetimes RFC 3339 in UTC with `Z`)."""
+    import msgspec
+
+    print(msgspec.json.encode(value).decode())
+
+
+def _rfc3339(when: datetime) -> str:
+    """A time as the API's JSON writes it."""
+    import msgspec
+
+    text: str = msgspec.json.decode(msgspec.json.encode(when))
+    return text
 
 
 async def _all_identities(store: Store) -> list[Identity]:
@@ -536,10 +654,9 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
     AGENTMAIL_IDENTITY_TOKEN is skipped when AGENTMAIL_ADDRESS names another address (set by
     `new --env` for one identity, while the script waits on another).
     """
-    if "@" not in address.strip(" @"):  # e.g. "" from a `new` that failed earlier in the script
-        raise _Refused(f"{address!r} is not an address: pass the whole address `agentmail-gateway new` printed")
-    own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
     own_address = environ.get("AGENTMAIL_ADDRESS", "").strip()
+    address = _whole_address(address, own_address, tokens, scope)
+    own = environ.get("AGENTMAIL_IDENTITY_TOKEN", "").strip()
     if own and (not own_address or own_address.lower() == address.strip().lower()):
         return _Reader(address, own, "AGENTMAIL_IDENTITY_TOKEN")
     stored = tokens.get(scope, address.strip())
@@ -551,6 +668,27 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
         f"no token for {address}: set AGENTMAIL_IDENTITY_TOKEN, or create it with `agentmail-gateway new` on this"
         " machine (same AGENTMAIL_URL and AGENTMAIL_TOKEN), or set AGENTMAIL_TOKEN to the admin token"
     )
+
+
+def _whole_address(given: str, own_address: str, tokens: TokenFile, scope: str) -> str:
+    """`given`, or for a bare local part the one address of this gateway it names (AGENTMAIL_ADDRESS or
+    the token file); else _Refused with "did you mean NAME@DOMAIN?" when this gateway's domain is known."""
+    if "@" in given.strip(" @"):
+        return given.strip()
+    local = given.strip(" @").lower()
+    shown = repr(given) if local and "am_" not in local else "that"  # never a token pasted in the wrong place
+    if not local:  # e.g. "" from a `new` that failed earlier in the script
+        raise _Refused(f"{given!r} is not an address: pass the whole address `agentmail-gateway new` printed")
+    known = tokens.addresses(scope) | ({own_address} if "@" in own_address else set())
+    named = sorted(a for a in known if a.rpartition("@")[0].lower() == local)
+    if len(named) == 1:
+        return named[0]
+    if named:
+        raise _Refused(f"{shown} is the local part of {', '.join(named)}: pass the whole address")
+    domains = sorted({a.rpartition("@")[2].lower() for a in known})
+    if len(domains) == 1 and shown != "that":
+        raise _Refused(f"{shown} is not an address: did you mean {local}@{domains[0]}?")
+    raise _Refused(f"{shown} is not an address: pass the whole address (NAME@DOMAIN) `agentmail-gateway new` printed")
 
 
 def _new(args: argparse.Namespace, url: str, token: str | None, tokens: TokenFile, scope: str) -> int:

@@ -106,6 +106,9 @@ class Settings:
         default=None,
         metadata=_doc("PostgreSQL URL (postgresql://user:pass@host/db); unset: the SQLite files in the data dir."),
     )
+    database_url_file: Path | None = field(
+        default=None, metadata=_doc("File holding the PostgreSQL URL (for secrets mounted as files).")
+    )
     http_host: str = field(default="127.0.0.1", metadata=_doc("Address the REST API listens on."))
     http_port: int = field(default=8025, metadata=_doc("Port of the REST API (0 picks a free one)."))
     http_header_timeout: float = field(
@@ -160,6 +163,9 @@ class Settings:
     imap_port: int = field(default=993, metadata=_doc("Dovecot IMAP port."))
     imap_user: str = field(default="", metadata=_doc("The catch-all account's IMAP user."))
     imap_password: Secret | None = field(default=None, metadata=_doc("The catch-all account's IMAP password."))
+    imap_password_file: Path | None = field(
+        default=None, metadata=_doc("File holding the IMAP password (for secrets mounted as files).")
+    )
     imap_tls: Literal["ssl", "starttls", "none"] = field(
         default="ssl", metadata=_doc("IMAP transport security: ssl, starttls or none (loopback only).")
     )
@@ -172,6 +178,9 @@ class Settings:
     )
     push_secret: Secret | None = field(
         default=None, metadata=_doc("Shared secret Dovecot's push driver sends (the password of its URL).")
+    )
+    push_secret_file: Path | None = field(
+        default=None, metadata=_doc("File holding the push secret (for secrets mounted as files).")
     )
     wait_max_per_address: int = field(
         default=50, metadata=_doc("Open waits and event streams allowed per identity (more: 429).")
@@ -330,7 +339,7 @@ def _validate(s: Settings) -> None:
         if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
             raise bad("push_listen", s.push_listen, "use host:port, e.g. 127.0.0.1:8026")
         if s.push_secret is None or len(s.push_secret.reveal()) < 16:
-            raise bad("push_secret", "***", "AGENTMAIL_PUSH_LISTEN needs a secret of at least 16 characters")
+            raise bad("push_secret", "***", "AGENTMAIL_PUSH_LISTEN needs a secret (or _FILE) of at least 16 characters")
         if not s.imap_host:
             raise bad("push_listen", s.push_listen, "push notifications come from Dovecot: set AGENTMAIL_IMAP_HOST")
     for proxy in s.trusted_proxies:
@@ -378,9 +387,33 @@ def load_settings(
         if value is None and not _unwrap_optional(hints[f.name])[1]:
             continue  # an empty value for a field that cannot be None: its default
         values[f.name] = value
+    _read_secret_files(values)
     settings = Settings(**values)
     _validate(settings)
     return settings
+
+
+def _read_secret_files(values: dict[str, Any]) -> None:
+    """Each `<secret>_file` setting read into its secret (the admin token's file is read where it is used).
+
+    A secret comes from the environment, `.env` or its file, never from argv; both set is a mistake.
+    """
+    for f in dataclasses.fields(Settings):
+        source = f.name + "_file"
+        path = values.get(source)
+        if not is_secret(f.name) or f.name == "admin_token" or path is None:
+            continue
+        if values.get(f.name) is not None:
+            raise SettingError(f"{env_name(f.name)} and {env_name(source)} are both set: keep one")
+        try:
+            text = path.read_text().strip()
+        except OSError as exc:
+            raise SettingError(f"{env_name(source)}={str(path)!r}: cannot read it ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise SettingError(f"{env_name(source)}={str(path)!r}: not UTF-8 text") from None
+        if not text:
+            raise SettingError(f"{env_name(source)}={str(path)!r}: the file is empty")
+        values[f.name] = Secret(text)
 
 
 def describe() -> list[tuple[str, str, str]]:

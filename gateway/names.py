@@ -159,6 +159,8 @@ def random_local_part() -> str:
 
 def check_local_part(raw: str, *, reserved: Iterable[str]) -> str:
     """The lowercased local part, or InvalidName saying which rule it breaks."""
+    if "@" in raw:  # a whole address pasted where the name goes: say so, not "bad characters"
+        raise InvalidName("local_part is the local part only, without @domain (the gateway adds its own domain)")
     if not raw.isascii():
         # Refused before lowercasing: Unicode folds look-alikes into ASCII (KELVIN SIGN U+212A
         # lowercases to "k"), and the name created would not be the one asked for.

@@ -27,6 +27,8 @@ import asyncio
 import contextlib
 import logging
 import resource
+import socket
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 from urllib.parse import unquote_plus
 
@@ -37,7 +39,14 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from gateway.config import Settings
 from gateway.redact import install_redaction
 
-__all__ = ["GuardedH11Protocol", "QueryValuesHidden", "guarded_protocol", "proxy_options", "uvicorn_config"]
+__all__ = [
+    "GuardedH11Protocol",
+    "QueryValuesHidden",
+    "ReportingServer",
+    "guarded_protocol",
+    "proxy_options",
+    "uvicorn_config",
+]
 
 log = logging.getLogger(__name__)
 
@@ -274,3 +283,20 @@ def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) 
     logging.getLogger("uvicorn.access").addFilter(QueryValuesHidden())
     install_redaction(secrets)
     return config
+
+
+class ReportingServer(uvicorn.Server):
+    """uvicorn's server that calls `on_listening(host, port)` once it listens: the port bound, even for port 0.
+
+    Called after the lifespan started (the SMTP intake listens by then too) and the socket is bound.
+    """
+
+    def __init__(self, config: uvicorn.Config, on_listening: Callable[[str, int], None]) -> None:
+        super().__init__(config)
+        self._on_listening = on_listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started and self.servers and self.servers[0].sockets:
+            host, port = self.servers[0].sockets[0].getsockname()[:2]
+            self._on_listening(str(host), int(port))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -151,6 +152,8 @@ async def handover(
         if not waiting.done():  # this handler itself was cancelled
             waiting.cancel()
         raise
+    if mark_seen:  # the answer says what it is once received: seen, as GET of the message says
+        full = dataclasses.replace(full, summary=dataclasses.replace(full.summary, seen=True))
     return Handover(full, inbox, hub, identity, gone, mark_seen)
 
 

@@ -10,14 +10,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sqlite3
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from gateway import wire
 from gateway.cli import main
 from gateway.config import load_settings
 from gateway.errors import Unauthorized
@@ -179,11 +183,12 @@ def test_admin_rotate_refuses_a_configured_token(cli: Cli, monkeypatch: pytest.M
     assert not (cli.data_dir / "admin-token").exists()
 
 
-def test_secrets_are_not_command_line_flags(cli: Cli) -> None:
+@pytest.mark.parametrize("command", [["serve"], ["identity", "list"]])
+def test_secrets_are_not_command_line_flags(cli: Cli, command: list[str]) -> None:
     # argv is readable by every user of the machine: secrets come from the environment or files.
     for flag in ("--admin-token", "--imap-password", "--push-secret", "--database-url"):
         with pytest.raises(SystemExit):
-            cli("identity", "list", flag, "am_configured-admin-token-0123456789")
+            cli(*command, flag, "am_configured-admin-token-0123456789")
 
 
 # --- settings and a store that cannot be trusted ----------------------------------------
@@ -278,3 +283,104 @@ def test_store_init_makes_a_store_once(cli: Cli) -> None:
     assert cli.who((cli.data_dir / "admin-token").read_text().strip()) == ("admin", None)
     again = cli("store", "init", "--new")
     assert again.code == 2 and "never replaces" in again.err
+
+
+# --- outputs as the API's, bare local parts, --help per command ------------------------
+
+Z_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"
+
+
+def test_identity_create_answers_as_the_api_with_expires_at(cli: Cli) -> None:
+    out = cli("identity", "create", "demo", "--ttl", "1h", "--label", "ci").out
+    created = msgspec.json.decode(out, type=wire.CreatedIdentity, strict=True)  # the API's fields, no others
+    assert set(json.loads(out)) == set(wire.CreatedIdentity.__struct_fields__)
+    assert created.expires_at is not None and created.label == "ci"
+    assert created.expires_at - created.created_at == timedelta(hours=1)
+    assert re.fullmatch(Z_TIME, json.loads(out)["created_at"]) and re.fullmatch(Z_TIME, json.loads(out)["expires_at"])
+
+
+def test_identity_list_has_utc_times_and_json_as_the_api(cli: Cli) -> None:
+    cli("identity", "create", "alpha", "--ttl", "2d").json()
+    cli("identity", "create", "demo", "--label", "nightly").json()
+    table = cli("identity", "list").out.splitlines()
+    assert re.fullmatch(rf"alpha@{DOMAIN}\tcreated {Z_TIME}\texpires {Z_TIME}\t", table[0]), table
+    assert re.fullmatch(rf"demo@{DOMAIN}\tcreated {Z_TIME}\texpires -\tnightly", table[1]), table
+    out = cli("identity", "list", "--json").out
+    page = msgspec.json.decode(out, type=wire.IdentityPage, strict=True)
+    assert [i.address for i in page.identities] == [f"alpha@{DOMAIN}", f"demo@{DOMAIN}"]
+    assert page.next_after is None and page.identities[1].label == "nightly"
+    assert set(json.loads(out)["identities"][0]) == set(wire.IdentityInfo.__struct_fields__)
+    assert json.loads(out)["identities"][0]["created_at"] in table[0]  # one time format, table and JSON
+
+
+def test_tokens_are_created_listed_and_revoked_as_the_api_does(cli: Cli) -> None:
+    out = cli("token", "create", "--label", "ci").out
+    created = msgspec.json.decode(out, type=wire.CreatedApiToken, strict=True)
+    assert set(json.loads(out)) == set(wire.CreatedApiToken.__struct_fields__) and created.label == "ci"
+    other = cli("token", "create").json()
+    listing = cli("token", "list")
+    assert listing.code == 0 and created.token not in listing.out and other["token"] not in listing.out
+    assert [line.split("\t")[0] for line in listing.out.splitlines()] == [created.id, other["id"]]
+    assert re.fullmatch(rf"{created.id}\tprovision\tcreated {Z_TIME}\tci", listing.out.splitlines()[0])
+    tokens = msgspec.json.decode(cli("token", "list", "--json").out, type=list[wire.ApiToken], strict=True)
+    assert tokens == [wire.ApiToken(created.id, "provision", "ci", created.created_at), tokens[1]]
+
+    assert cli("token", "revoke", created.id).json() == {"revoked": created.id}
+    assert cli.who(created.token) is None and cli.who(other["token"]) == ("provisioner", None)
+    assert [t["id"] for t in json.loads(cli("token", "list", "--json").out)] == [other["id"]]
+    again = cli("token", "revoke", created.id)
+    assert again.code == 1 and f"no provisioner token {created.id}" in again.err
+
+
+def test_a_bare_local_part_names_the_stores_identity(cli: Cli) -> None:
+    old = cli("identity", "create", "demo").json()["token"]
+    rotated = cli("identity", "rotate", "demo").json()
+    assert rotated["address"] == f"demo@{DOMAIN}" and cli.who(old) is None
+    assert cli.who(rotated["token"]) == ("identity", f"demo@{DOMAIN}")
+    assert cli("identity", "delete", "DEMO").json() == {"deleted": f"demo@{DOMAIN}"}
+    missing = cli("identity", "delete", "demo")
+    assert missing.code == 1 and f"no identity demo@{DOMAIN}" in missing.err
+    # And the other way round: create takes the whole address when it is at this store's domain.
+    assert cli("identity", "create", f"whole@{DOMAIN}").json()["address"] == f"whole@{DOMAIN}"
+    elsewhere = cli("identity", "create", "whole@other.example")
+    assert elsewhere.code == 2 and f"not at this store's domain {DOMAIN}" in elsewhere.err
+
+
+SERVER_ONLY = ("--http-port", "--smtp-port", "--imap-host", "--wait-max-total", "--log-level")
+
+
+@pytest.mark.parametrize(
+    ("command", "own"),
+    [
+        (["identity", "create"], "--ttl"),
+        (["identity", "list"], "--json"),
+        (["identity", "rotate"], "ADDRESS"),
+        (["identity", "delete"], "ADDRESS"),
+        (["token", "create"], "--label"),
+        (["token", "list"], "--json"),
+        (["token", "revoke"], "ID"),
+        (["admin", "rotate"], "--data-dir"),
+        (["store", "init"], "--new"),
+        (["new"], "--ttl"),
+        (["wait"], "--timeout"),
+        (["rm"], "ADDRESS"),
+        (["mcp"], "--help"),
+    ],
+)
+def test_each_commands_help_shows_its_own_options_not_the_servers(
+    command: list[str], own: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([*command, "--help"])
+    text = capsys.readouterr().out
+    assert done.value.code == 0 and own in text
+    assert not [flag for flag in SERVER_ONLY if flag in text], text
+    store_command = command[0] in ("identity", "token", "admin", "store")
+    assert ("--data-dir" in text) is store_command and ("--env-file" in text) is store_command
+
+
+def test_serve_help_lists_the_server_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = capsys.readouterr().out
+    assert all(flag in text for flag in SERVER_ONLY) and "--data-dir" in text

@@ -394,6 +394,23 @@ async def test_a_token_file_others_can_read_is_refused(sh: Shell) -> None:
 # -- rm ----------------------------------------------------------------------------------------
 
 
+async def test_a_local_part_new_made_here_names_its_address(sh: Shell) -> None:
+    address, _ = await sh.new("bare-1")
+    await mail(sh, address, subject="Your code", text="Your verification code is 246810.")
+    waited = await sh.run("wait", "bare-1", "--code", "--timeout", "30")
+    assert (waited.code, waited.out) == (0, "246810\n"), waited.err
+    # Not made here: the domain is known from the addresses that were, so the address is suggested.
+    line = one_error_line(await sh.run("wait", "elsewhere", "--code"))
+    assert f"'elsewhere' is not an address: did you mean elsewhere@{DOMAIN}?" in line
+    removed = await sh.run("rm", "BARE-1")
+    assert (removed.code, removed.out) == (0, f"deleted {address}\n"), removed.err
+    assert sh.stored() == {}
+    # A token given by mistake is never repeated.
+    token_like = "am_" + "x" * 32
+    assert token_like not in one_error_line(await sh.run("wait", token_like))
+    sh.assert_no_secret_shown()
+
+
 async def test_rm_deletes_the_identity_and_forgets_its_token(sh: Shell) -> None:
     address, _ = await sh.new()
     result = await sh.run("rm", address)

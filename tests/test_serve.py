@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import select
 import signal
+import smtplib
 import socket
 import sqlite3
 import stat
@@ -61,9 +63,10 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
         seen = []
         for line in proc.stderr:  # blocks until the next line: no sleeping, no polling
             seen.append(line)
-            if "Uvicorn running on" in line:
+            if ": API on http://" in line:  # the banner, printed once everything listens
                 break
         output = "".join(seen)
+        assert "Uvicorn running on" in output
         assert f"API on http://127.0.0.1:{http_port}" in output
         assert f"SMTP intake listening on 127.0.0.1:{smtp_port}" in output
 
@@ -95,6 +98,27 @@ def test_serve_prints_where_it_listens_generates_admin_token_and_stops_on_ctrl_c
     assert '"GET /ui/login?token&view HTTP/1.1" 400' in access, access
     assert token not in output + rest + access
     assert "forged-client" not in access and "127.0.0.1:" in access, access
+
+
+def test_with_port_0_the_banner_shows_the_ports_bound(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
+    argv = [sys.executable, "-m", "gateway", "serve", "--env-file", str(tmp_path / "none")]
+    argv += ["--data-dir", str(tmp_path / "data"), "--http-port", "0", "--smtp-port", "0", "--domain", "serve.test"]
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        banner = next((line for line in proc.stderr if ": API on http://" in line), "")  # blocks line by line
+        found = re.search(r"API on http://127\.0\.0\.1:(\d+)  SMTP on 127\.0\.0\.1:(\d+)  domain serve\.test", banner)
+        assert found, banner
+        http_port, smtp_port = int(found[1]), int(found[2])
+        assert http_port != 0 and smtp_port != 0
+        assert httpx.get(f"http://127.0.0.1:{http_port}/health").status_code == 200
+        with smtplib.SMTP("127.0.0.1", smtp_port, timeout=10) as smtp:
+            assert smtp.noop()[0] == 250
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, rest = proc.communicate(timeout=20)
+    assert proc.returncode == 0, rest
 
 
 # --- hostile clients against a real `serve` ---------------------------------------------------

@@ -19,8 +19,10 @@ from litestar.openapi.spec import SecurityScheme
 from litestar.params import PathParameter
 
 from gateway.api.throttle import BadTokenThrottle, client_of
-from gateway.errors import Forbidden, GatewayError, InvalidInput, NotFound, Unauthorized
+from gateway.errors import Forbidden, GatewayError, InvalidInput, InvalidName, NotFound, Unauthorized
 from gateway.mail.recipients import normalize_address
+from gateway.names import check_local_part
+from gateway.redact import looks_like_token
 from gateway.store import Identity, Principal, Store
 from gateway.store.models import MAX_TOKEN_CHARS
 
@@ -144,11 +146,27 @@ def admin_or_provisioner(connection: ASGIConnection[Any, Any, Any, Any], _: Base
         raise Forbidden("this needs the admin token or a provisioner token")
 
 
-def _path_address(raw: str) -> str:
+def _path_address(connection: ASGIConnection[Any, Any, Any, Any], raw: str) -> str:
     address = normalize_address(raw)
     if address is None:
-        raise InvalidInput("the path does not hold a valid address")
+        raise InvalidInput(_bad_path_address(connection, raw))
     return address
+
+
+def _bad_path_address(connection: ASGIConnection[Any, Any, Any, Any], raw: str) -> str:
+    """Why the path's address is refused; for a bare local part, the address it probably meant.
+
+    The path is echoed only when it is a valid local part as written and neither token-shaped
+    nor the caller's own token: a token pasted into the path never comes back in the answer.
+    """
+    try:
+        local = check_local_part(raw, reserved=())
+    except InvalidName:
+        return "the path does not hold a valid address"
+    if local != raw or looks_like_token(raw) or raw == _presented_token(connection):
+        return "the path holds no domain: the identity's whole address goes there (name@domain)"
+    domain = connection.app.state.gateway.settings.domain
+    return f"the path holds no domain: did you mean {raw}@{domain}?"
 
 
 def _own_identity(principal: Principal, wanted: str) -> Identity | None:
@@ -163,7 +181,7 @@ def _own_identity(principal: Principal, wanted: str) -> Identity | None:
 async def mail_identity(request: Request[Any, Any, Any], address: Address) -> Identity:
     """The identity whose mail this request touches: the admin's pick, or the caller itself."""
     principal = _principal(request)
-    wanted = _path_address(address)
+    wanted = _path_address(request, address)
     if (own := _own_identity(principal, wanted)) is not None:
         return own
     if principal.kind != "admin":
@@ -174,7 +192,7 @@ async def mail_identity(request: Request[Any, Any, Any], address: Address) -> Id
 async def managed_identity(request: Request[Any, Any, Any], address: Address) -> Identity:
     """The identity this request manages (delete, rotate): admin, itself, or its provisioner."""
     principal = _principal(request)
-    wanted = _path_address(address)
+    wanted = _path_address(request, address)
     if (own := _own_identity(principal, wanted)) is not None:
         return own
     identity = await store_of(request).identities.find(wanted)

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from litestar.routes import HTTPRoute
 
-from tests.conftest import DOMAIN, RunningGateway, assert_error, make_message
+from gateway.config import Settings
+from tests.conftest import DOMAIN, RunningGateway, assert_error, make_message, run_gateway
 
 JSON = {"Content-Type": "application/json"}
 MESSAGE = "/v1/identities/{addr}/messages/{id}"
@@ -326,3 +327,61 @@ async def test_every_405_says_allow(gateway: RunningGateway) -> None:
             assert_error(response, 405, "method_not_allowed")
         checked += 1
     assert checked >= 15
+
+
+# --- details that say what to fix -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        pytest.param(b'{"local_part": "demo",\n "ttl_seconds": 60,, }', "line 2, column 20 (byte 42)", id="two-commas"),
+        pytest.param(b'{"local_part": "x"', "line 1, column 19 (byte 18)", id="truncated"),
+        pytest.param(b'{\n  "label": "caf\xc3\xa9" x}', "line 2, column 19 (byte 21)", id="columns-count-characters"),
+        pytest.param(b"{not json", "line 1, column 2 (byte 1)", id="bare-word"),
+    ],
+)
+async def test_broken_json_says_where(gateway: RunningGateway, body: bytes, where: str) -> None:
+    response = await gateway.http.post("/v1/identities", content=body, headers=JSON)
+    detail = assert_error(response, 400, "invalid_request")["detail"]
+    assert f"not valid JSON at {where}: " in detail, detail
+
+
+async def test_an_unknown_field_gets_the_nearest_known_one_and_the_list(gateway: RunningGateway) -> None:
+    response = await gateway.http.post("/v1/identities", json={"localpart": "demo"})
+    detail = assert_error(response, 400)["detail"]
+    assert "unknown field `localpart`; did you mean `local_part`?" in detail, detail
+    assert "this body takes local_part, ttl_seconds, label, force" in detail
+    # A name long enough to be a token is not repeated, but the fix is still spelt out.
+    hidden = "am_" + "Q" * 32
+    detail = assert_error(await gateway.http.post("/v1/identities", json={hidden: 1}), 400)["detail"]
+    assert hidden not in detail and "this body takes local_part, ttl_seconds, label, force" in detail
+    response = await gateway.http.post("/v1/tokens", json={"scope": "provision", "lable": "ci"})
+    assert "did you mean `label`?" in assert_error(response, 400)["detail"]
+
+
+async def test_a_whole_address_as_local_part_is_told_to_leave_out_the_domain(gateway: RunningGateway) -> None:
+    response = await gateway.http.post("/v1/identities", json={"local_part": f"demo@{DOMAIN}"})
+    assert "local part only, without @domain" in assert_error(response, 422, "invalid_local_part")["detail"]
+
+
+@pytest.mark.parametrize("suffix", ["/messages", "/wait?timeout=0", "/rotate", ""])
+async def test_a_path_without_a_domain_suggests_the_address(gateway: RunningGateway, suffix: str) -> None:
+    await gateway.create_identity("demo")
+    method = "POST" if suffix == "/rotate" else "DELETE" if suffix == "" else "GET"
+    response = await gateway.http.request(method, f"/v1/identities/demo{suffix}")
+    assert f"did you mean demo@{DOMAIN}?" in assert_error(response, 400, "invalid_request")["detail"]
+
+
+async def test_a_token_in_the_path_is_never_echoed(make_settings: Callable[..., Settings]) -> None:
+    admin = "correct-horse-battery-staple-0123"  # an operator's admin token that is also a valid local part
+    async with run_gateway(make_settings(admin_token=admin)) as gateway:
+        async with gateway.client(admin) as client:
+            created = await client.post("/v1/identities", json={"local_part": "pasted"})
+        token = created.json()["token"]
+        for path_part, bearer in ((token, token), (token.lower(), token), (admin, admin)):
+            async with gateway.client(bearer) as client:
+                response = await client.get(f"/v1/identities/{path_part}/messages")
+            detail = assert_error(response, 400)["detail"]
+            assert path_part not in detail and "did you mean" not in detail, detail
+            assert "name@domain" in detail

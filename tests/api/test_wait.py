@@ -62,6 +62,24 @@ async def test_wait_after_delivery_returns_at_once(gateway: RunningGateway) -> N
     assert response.status_code == 200 and response.json()["codes"][0]["value"] == "111222"
 
 
+async def test_the_answer_says_seen_as_the_listing_does_after_it(gateway: RunningGateway) -> None:
+    """The identity's own wait marks the message seen and says so; the admin's marks nothing and says so."""
+    address, token = await gateway.create_identity("says-seen")
+    await gateway.send(code_mail(address, "310001", subject="first"), [address])
+    await gateway.send(code_mail(address, "310002", subject="second"), [address])
+    admin = await wait(gateway.http, address, timeout=0)
+    assert admin.json()["subject"] == "first" and admin.json()["seen"] is False
+    async with gateway.client(token) as client:
+        own = await wait(client, address, timeout=0)
+    assert own.json()["subject"] == "first" and own.json()["seen"] is True
+    seen = {m["subject"]: m["seen"] for m in (await gateway.messages(address, token))["messages"]}
+    assert seen == {"first": True, "second": False}
+    # Seen already and asked for again: still seen.
+    async with gateway.client(token) as client:
+        again = await wait(client, address, subject="first", include_seen="true", timeout=0)
+    assert again.json()["seen"] is True
+
+
 async def test_two_codes_in_a_row_come_in_order_and_a_third_wait_times_out(gateway: RunningGateway) -> None:
     address, token = await gateway.create_identity("sequence")
     await gateway.send(code_mail(address, "100001", subject="first"), [address])

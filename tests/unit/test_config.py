@@ -225,3 +225,50 @@ def test_a_new_literal_refuses_other_values_with_its_choices() -> None:
 def test_a_type_without_a_conversion_is_refused(hint: Any) -> None:
     with pytest.raises(TypeError, match="no conversion"):
         _converter(hint, {})
+
+
+# --- secrets from files ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("secret", ["push_secret", "imap_password", "database_url"])
+def test_a_secret_comes_from_its_file(tmp_path: Path, secret: str) -> None:
+    value = "postgresql://u:pw-0123456789abcdef@db/x" if secret == "database_url" else "s3cret-0123456789abcdef"
+    path = tmp_path / "secret"
+    path.write_text(value + "\n")  # mounted secrets usually end with a newline
+    s = load_settings({f"AGENTMAIL_{secret.upper()}_FILE": str(path)}, env_file=None)
+    assert getattr(s, secret) == Secret(value)
+    assert value not in repr(s)
+
+
+def test_the_push_listener_takes_its_secret_from_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "push"
+    path.write_text("push-secret-0123456789\n")
+    env = {"AGENTMAIL_IMAP_HOST": "dovecot", "AGENTMAIL_PUSH_LISTEN": "127.0.0.1:8026"}
+    s = load_settings({**env, "AGENTMAIL_PUSH_SECRET_FILE": str(path)}, env_file=None)
+    assert s.push_secret == Secret("push-secret-0123456789")
+    path.write_text("short\n")
+    with pytest.raises(SettingError, match="AGENTMAIL_PUSH_SECRET") as refused:
+        load_settings({**env, "AGENTMAIL_PUSH_SECRET_FILE": str(path)}, env_file=None)
+    assert "short" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("content", "also_env", "why"),
+    [
+        (None, False, "cannot read it"),
+        ("", False, "the file is empty"),
+        ("file-secret-0123456789", True, "AGENTMAIL_PUSH_SECRET and AGENTMAIL_PUSH_SECRET_FILE are both set"),
+    ],
+)
+def test_a_secret_file_that_cannot_be_used_is_refused_without_its_content(
+    tmp_path: Path, content: str | None, also_env: bool, why: str
+) -> None:
+    path = tmp_path / "push"
+    if content is not None:
+        path.write_text(content)
+    env = {"AGENTMAIL_PUSH_SECRET_FILE": str(path)}
+    if also_env:
+        env["AGENTMAIL_PUSH_SECRET"] = "env-secret-0123456789"
+    with pytest.raises(SettingError, match=why) as refused:
+        load_settings(env, env_file=None)
+    assert "0123456789" not in str(refused.value)

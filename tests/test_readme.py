@@ -1,0 +1,58 @@
+"""The README's first steps, run as written against a real `serve` (only its ports and data dir swapped in)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.serve import ROOT, ServeProcess
+
+README = ROOT / "README.md"
+
+
+def _block(after_heading: str, lang: str = "sh") -> str:
+    """The first ```lang block after the heading (or text) `after_heading`."""
+    text = README.read_text()
+    start = text.index(after_heading)
+    found = re.search(rf"```{lang}\n(.*?)```", text[start:], re.DOTALL)
+    assert found, f"no {lang} block after {after_heading!r}"
+    return found[1]
+
+
+def _local(block: str, serve: ServeProcess) -> str:
+    """`block` pointed at this gateway: its ports and its admin token file."""
+    return (
+        block.replace("127.0.0.1:8025", f"127.0.0.1:{serve.http_port}")
+        .replace('"127.0.0.1", 2525', f'"127.0.0.1", {serve.smtp_port}')
+        .replace("~/.local/share/agentmail-gateway/admin-token", str(serve.data_dir / "admin-token"))
+    )
+
+
+def test_the_walk_through_mail_has_a_sender_and_the_wait_example_a_timeout(tmp_path: Path) -> None:
+    block = _block("## Five-line walk-through")
+    with ServeProcess(tmp_path / "data", tmp_path / "logs", domain="localhost") as serve:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
+        script = _local(block, serve) + 'echo; echo "$TOKEN"\n'  # curl ends without a newline
+        run = subprocess.run(["bash", "-e", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+        assert run.returncode == 0, run.stderr
+        *_, listing_line, token = run.stdout.strip().splitlines()
+        (message,) = json.loads(listing_line)["messages"]
+        assert message["from"] == "Shop <shop@example.com>"
+        assert message["to"] == ["demo@localhost"]
+        assert message["codes"][0]["value"] == "482913"
+
+        # The Python wait next to the first `wait` example runs as shown, with a timeout above the wait's.
+        snippet = _block("`wait` is how an agent gets a sign-up code", "python")
+        shown = re.search(r'params=\{"timeout": (\d+)\}.*\btimeout=(\d+)\)', snippet, re.DOTALL)
+        assert shown and int(shown[2]) > int(shown[1]), snippet
+        scope: dict[str, Any] = {"httpx": httpx, "url": serve.base_url, "token": token}
+        exec(f"answer = {snippet.strip()}", scope)  # the README's own line
+        assert scope["answer"].status_code == 200 and scope["answer"].json()["seen"] is True
+    # What the note says of httpx: its default read timeout is 5 s.
+    assert httpx.Client().timeout.read == 5.0

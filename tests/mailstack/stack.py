@@ -23,6 +23,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -683,11 +684,19 @@ class MailStack:
     # queue operations
 
     def queued(self, dirs: tuple[str, ...] = QUEUE_DIRS) -> int:
-        """Messages in Postfix's queue (by default: every stage short of delivered)."""
+        """Messages in Postfix's queue (by default: every stage short of delivered).
+
+        An `incoming` file counts once complete (Postfix sets its owner-execute bit then): one
+        that a stopped Postfix left half-written was never acknowledged to its sender, is never
+        delivered, and lingers until Postfix sweeps it, hours later.
+        """
         total = 0
         for name in dirs:
-            for _dirpath, _dirs, files in os.walk(self.config.spool_dir / name):
-                total += len(files)
+            for dirpath, _dirs, files in os.walk(self.config.spool_dir / name):
+                for file in files:
+                    if name == "incoming" and not _complete(Path(dirpath) / file):
+                        continue
+                    total += 1
         return total
 
     def deferred(self) -> int:
@@ -933,3 +942,11 @@ def _rmtree_retrying(root: Path) -> None:
             if attempt == 19:
                 raise
             time.sleep(0.05)
+
+
+def _complete(queue_file: Path) -> bool:
+    """Whether Postfix finished writing this queue file (it sets the owner-execute bit last)."""
+    try:
+        return bool(queue_file.stat().st_mode & stat.S_IXUSR)
+    except FileNotFoundError:  # moved on to `active` between the listing and the look
+        return False

@@ -122,6 +122,7 @@ label.check { display: flex; gap: .5rem; align-items: baseline; font-weight: nor
 form.card > button, details.create button { margin-top: .75rem; }
 button.danger { background: var(--bad-line); border-color: var(--bad-line); color: #ffffff; }
 form.danger { margin-top: 2rem; border-color: var(--bad-line); }
+form.danger h2 { margin-top: 0; }
 form.delete { margin: 1.5rem 0; }
 code.token { font-size: 1.1rem; padding: .3rem .6rem; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }

@@ -424,7 +424,10 @@ def _ttl(text: str) -> int | None:
     text = text.strip()
     if not text:
         return None
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_TTL_SECONDS:
+    # The length first: int() of thousands of digits is refused by Python itself (a ValueError, not ours).
+    if len(text) > len(str(MAX_TTL_SECONDS)) or not text.isascii() or not text.isdigit():
+        raise InvalidInput(f"The lifetime is a whole number of seconds from 1 to {MAX_TTL_SECONDS}, or empty for none.")
+    if not 1 <= int(text) <= MAX_TTL_SECONDS:
         raise InvalidInput(f"The lifetime is a whole number of seconds from 1 to {MAX_TTL_SECONDS}, or empty for none.")
     return int(text)
 

@@ -91,6 +91,8 @@ BAD_REFRESH = [
     pytest.param({"until": "1"}, id="until-alone"),
     pytest.param({"refresh": "10", "until": str(10**12)}, id="until-far-away"),
     pytest.param({"refresh": "10", "until": "-5"}, id="until-negative"),
+    pytest.param({"refresh": "10", "until": "9" * 5000}, id="until-thousands-of-digits"),
+    pytest.param({"refresh": "9" * 5000}, id="refresh-thousands-of-digits"),
 ]
 
 
@@ -254,6 +256,7 @@ BAD_CREATES = [
     pytest.param({"ttl_seconds": "1.5"}, 400, id="ttl-fraction"),
     pytest.param({"ttl_seconds": "٣"}, 400, id="ttl-non-ascii-digit"),
     pytest.param({"ttl_seconds": str(10**12)}, 400, id="ttl-huge"),
+    pytest.param({"ttl_seconds": "9" * 5000}, 400, id="ttl-thousands-of-digits"),
     pytest.param({"label": "x" * 201}, 400, id="label-too-long"),
 ]
 

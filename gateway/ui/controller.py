@@ -6,13 +6,20 @@
 | `GET /ui/login`, `POST /ui/login` | the login form; the token goes in the POST body only |
 | `POST /ui/logout` | ends the session server-side and clears its cookie |
 | `GET /ui/identities`, `POST /ui/identities` | admin: every identity; open one by address |
-| `GET /ui/identities/{address}` | an identity's messages, newest first (`before` pages) |
+| `POST /ui/identities/create` | admin: a new identity; its token is on the answer page only |
+| `GET /ui/identities/{address}` | an identity's messages, newest first (`before` pages; `refresh` reloads) |
+| `POST /ui/identities/{address}/delete` | admin: delete the identity (its name is quarantined) |
 | `GET /ui/identities/{address}/messages/{id}` | one message; `view` = text, html, headers or raw |
+| `POST /ui/identities/{address}/messages/{id}/delete` | hide the message from the identity |
 
 Who may see which identity is decided by the API's own `mail_identity` (an identity's
 session on another address is 403 before any lookup), and what it sees by the Inbox: the UI
 shows exactly what /v1 would. Reading here never marks a message seen: `seen` is what an
-agent's `wait` skips, and a human looking must not take a code from the agent.
+agent's `wait` skips, and a human looking must not take a code from the agent. So "unread"
+in the list means not yet seen by the identity's agent (its `wait`, a read with its token, or
+a `PATCH seen`). Every POST needs the session's CSRF token and a same-site origin; the forms
+that change something follow the API's rules (the store's name checks and quarantine), and
+like the API they have no rate limit of their own beyond the login throttle.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, FromQuery, QueryParameter, URLEncodedBody
 from litestar.response import Redirect
 
-from gateway.api.auth import mail_identity
+from gateway.api.auth import mail_identity, managed_identity
 from gateway.errors import Forbidden, InvalidInput
 from gateway.inbox import FullMessage, Inbox, ListQuery
 from gateway.mail.render import visible_text
@@ -37,8 +44,9 @@ from gateway.mail.sanitize import sanitize_html
 from gateway.redact import looks_like_token
 from gateway.store import Identity, Store
 from gateway.ui import pages, sessions
-from gateway.ui.pages import MessageContent, MessageViewName, Nav
+from gateway.ui.pages import REFRESH_CHOICES, AutoRefresh, MessageContent, MessageViewName, Nav
 from gateway.ui.sessions import LOGIN_COOKIE, SESSION_COOKIE, LoginRefused, LoginRequired, LoginThrottle, UiSession
+from gateway.wire import MAX_TTL_SECONDS
 
 __all__ = ["UiController", "ui_router"]
 
@@ -50,6 +58,15 @@ MAX_CURSOR_CHARS: Final = 256
 """Paging cursors (message ids, addresses) longer than this are refused (400) unread."""
 INLINE_WORK_CHARS: Final = 64 * 1024
 """HTML longer than this is sanitized or rendered off the event loop."""
+AUTO_REFRESH_FOR: Final = int(sessions.SESSION_IDLE)
+"""Seconds an auto-refreshing list keeps reloading after a person turned it on (or clicked Refresh).
+
+Each reload is a request that keeps the session alive: without an end, a screen left open would
+never reach SESSION_IDLE. So it stops after this long, and the session ends an idle hour later."""
+CLOCK_SLACK: Final = 60
+"""Seconds an `until` may lie beyond AUTO_REFRESH_FOR (replicas' clocks differ a little)."""
+MAX_LABEL_CHARS: Final = 200
+"""The API's bound on an identity's label (wire.CreateIdentityIn)."""
 _TOKEN_PARAMETERS: Final = frozenset({"token", "access_token", "auth", "authorization", "api_key", "key"})
 
 
@@ -71,6 +88,24 @@ class OpenAddressForm(msgspec.Struct, frozen=True):
 
     address: str = ""
     csrf: str = ""
+
+
+class CreateIdentityForm(msgspec.Struct, frozen=True):
+    """The admin's form for a new identity: the API's fields, as text (empty = not given)."""
+
+    local_part: str = ""
+    label: str = ""
+    ttl_seconds: str = ""
+    force: str = ""
+    """A checkbox: present ("on") to re-create a quarantined name."""
+    csrf: str = ""
+
+
+class DeleteForm(msgspec.Struct, frozen=True):
+    """A delete button's form: the CSRF token, and for an identity the ticked confirmation."""
+
+    csrf: str = ""
+    confirm: str = ""
 
 
 def _page(body: str, status: int = 200, **kwargs: Any) -> Response[str]:
@@ -248,6 +283,35 @@ class UiController(Controller):
         identity = await mail_identity(request, data.address.strip())
         return Redirect(pages.messages_url(identity.address), status_code=303)
 
+    @post(
+        "/identities/create",
+        operation_id="uiCreateIdentity",
+        dependencies={"session": Provide(require_session)},
+        status_code=201,
+    )
+    async def create_identity(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        store: NamedDependency[Store],
+        inbox: NamedDependency[Inbox],
+        data: URLEncodedBody[CreateIdentityForm],
+    ) -> Response[str]:
+        """The admin creates an identity, as POST /v1/identities does; its token is on this page only.
+
+        A page, not a redirect: the token must never be in a URL, and no later page can show it.
+        """
+        _check_post(request, session.csrf, data.csrf)
+        _admin(session)
+        identity, token = await store.identities.create(
+            data.local_part.strip() or None,
+            ttl_seconds=_ttl(data.ttl_seconds),
+            label=_label(data.label),
+            force=bool(data.force),
+            fence=await inbox.fence(),  # taken first, as the API does: nothing arriving after creation is hidden
+        )
+        return _page(pages.created_page(_nav(session), identity, token), 201)
+
     @get(
         "/identities/{address:str}",
         operation_id="uiMessages",
@@ -260,15 +324,52 @@ class UiController(Controller):
         inbox: NamedDependency[Inbox],
         address: FromPath[str],
         before: Annotated[str | None, QueryParameter(max_length=MAX_CURSOR_CHARS)] = None,
+        refresh: Annotated[int | None, QueryParameter(ge=1, le=3600)] = None,
+        until: Annotated[int | None, QueryParameter(ge=0)] = None,
     ) -> Response[str]:
-        """An identity's messages, newest first."""
+        """An identity's messages, newest first; with `refresh` (seconds) the page reloads itself.
+
+        The reload is a `Refresh` header on this page only (no script, never on a mail). It keeps
+        reloading until `until` (set on the first page, AUTO_REFRESH_FOR later), then stops.
+        """
         identity = await mail_identity(request, address)
+        auto = _auto_refresh(refresh, until, now=time.time())
         page = await inbox.listing(identity, ListQuery(PAGE_SIZE, before_id=before or None))
-        return _page(
-            pages.messages_page(
-                _nav(session), identity.address, page.summaries, next_before=page.next_before_id, paged=bool(before)
-            )
+        body = pages.messages_page(
+            _nav(session),
+            identity.address,
+            page.summaries,
+            next_before=page.next_before_id,
+            paged=bool(before),
+            auto=auto,
         )
+        headers = {}
+        if auto.every is not None and auto.until is not None:
+            again = pages.messages_url(identity.address, before=before or None, refresh=auto.every, until=auto.until)
+            headers["Refresh"] = f"{auto.every}; url={again}"
+        return _page(body, headers=headers)
+
+    @post(
+        "/identities/{address:str}/delete",
+        operation_id="uiDeleteIdentity",
+        dependencies={"session": Provide(require_session)},
+    )
+    async def delete_identity(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        store: NamedDependency[Store],
+        address: FromPath[str],
+        data: URLEncodedBody[DeleteForm],
+    ) -> Redirect:
+        """The admin deletes an identity, as DELETE /v1/identities/{address} does: its name is quarantined."""
+        _check_post(request, session.csrf, data.csrf)
+        _admin(session)
+        if not data.confirm:
+            raise InvalidInput("Tick the box to confirm: deleting an identity cannot be undone.")
+        identity = await managed_identity(request, address)
+        await store.identities.delete(identity)
+        return Redirect("/ui/identities", status_code=303)
 
     @get(
         "/identities/{address:str}/messages/{message_id:str}",
@@ -290,10 +391,70 @@ class UiController(Controller):
         content = await _content(inbox, identity, message, view)
         return _page(pages.message_page(_nav(session), identity.address, message, content))
 
+    @post(
+        "/identities/{address:str}/messages/{message_id:str}/delete",
+        operation_id="uiDeleteMessage",
+        dependencies={"session": Provide(require_session)},
+    )
+    async def delete_message(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        inbox: NamedDependency[Inbox],
+        address: FromPath[str],
+        message_id: FromPath[str],
+        data: URLEncodedBody[DeleteForm],
+    ) -> Redirect:
+        """Hide the message from the identity, as DELETE …/messages/{id} does; back to the list."""
+        _check_post(request, session.csrf, data.csrf)
+        identity = await mail_identity(request, address)
+        await inbox.delete(identity, message_id)
+        return Redirect(pages.messages_url(identity.address), status_code=303)
+
 
 def _admin(session: UiSession) -> None:
     if session.principal.kind != "admin":
-        raise Forbidden("Only the admin can list and open identities; your own mail is behind the home link.")
+        raise Forbidden(
+            "Only the admin can list, open, create and delete identities; your own mail is behind the home link."
+        )
+
+
+def _ttl(text: str) -> int | None:
+    """The lifetime field: empty for none, else whole seconds within the API's bounds."""
+    text = text.strip()
+    if not text:
+        return None
+    # The length first: int() of thousands of digits is refused by Python itself (a ValueError, not ours).
+    if len(text) > len(str(MAX_TTL_SECONDS)) or not text.isascii() or not text.isdigit():
+        raise InvalidInput(f"The lifetime is a whole number of seconds from 1 to {MAX_TTL_SECONDS}, or empty for none.")
+    if not 1 <= int(text) <= MAX_TTL_SECONDS:
+        raise InvalidInput(f"The lifetime is a whole number of seconds from 1 to {MAX_TTL_SECONDS}, or empty for none.")
+    return int(text)
+
+
+def _label(text: str) -> str | None:
+    text = text.strip()
+    if len(text) > MAX_LABEL_CHARS:
+        raise InvalidInput(f"The label is {MAX_LABEL_CHARS} characters at most.")
+    return text or None
+
+
+def _auto_refresh(every: int | None, until: int | None, *, now: float) -> AutoRefresh:
+    """The list's auto-refresh: off, on (until when), or stopped because its time ran out."""
+    if every is None:
+        if until is not None:
+            raise InvalidInput("`until` goes with `refresh`.")
+        return AutoRefresh()
+    if every not in REFRESH_CHOICES:
+        choices = ", ".join(str(c) for c in REFRESH_CHOICES)
+        raise InvalidInput(f"Auto-refresh is every {choices} seconds.")
+    if until is None:  # a person turned it on (or clicked Refresh) just now
+        return AutoRefresh(every, int(now) + AUTO_REFRESH_FOR)
+    if until > now + AUTO_REFRESH_FOR + CLOCK_SLACK:
+        raise InvalidInput("That auto-refresh link was not made by these pages; turn auto-refresh on again.")
+    if until <= now:
+        return AutoRefresh(every, None, stopped=True)
+    return AutoRefresh(every, until)
 
 
 async def _off_loop_if_big(work: Callable[[str], T], html: str) -> T:

@@ -24,12 +24,17 @@ from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
 __all__ = [
     "MAX_SHOWN_CHARS",
     "MESSAGE_VIEWS",
+    "REFRESH_CHOICES",
+    "AutoRefresh",
     "MessageContent",
     "MessageViewName",
     "Nav",
+    "created_page",
     "error_page",
     "identities_page",
+    "identity_delete_url",
     "login_page",
+    "message_delete_url",
     "message_page",
     "message_url",
     "messages_page",
@@ -42,6 +47,8 @@ MAX_SHOWN_CHARS: Final = 1_000_000
 """Characters of a text part or of the raw source put in a page; the page says when it is cut."""
 LIST_CODES: Final = 3
 """Codes (and links) per message in a listing; the message page shows them all."""
+REFRESH_CHOICES: Final = (10, 30, 60)
+"""Seconds between reloads the list's auto-refresh offers (and the only ones it takes)."""
 
 # Our own look for the sanitized document (its link and blocked-image placeholders); the
 # page's stylesheet does not reach into the frame. Constant text, never mail's.
@@ -65,13 +72,40 @@ class Nav:
     """Where the brand link goes: the identity's mail, or the admin's identity list."""
 
 
+@dataclass(frozen=True, slots=True)
+class AutoRefresh:
+    """The list's auto-refresh: `every` seconds (None: off) until the epoch second `until`."""
+
+    every: int | None = None
+    until: int | None = None
+    stopped: bool = False
+    """It was on and its time ran out: the page says so and reloads no more."""
+
+
 # --- URLs of our own pages --------------------------------------------------------------
 
 
-def messages_url(address: str, *, before: str | None = None) -> str:
-    """The message list of `address` (older pages with `before`)."""
+def messages_url(
+    address: str, *, before: str | None = None, refresh: int | None = None, until: int | None = None
+) -> str:
+    """The message list of `address` (older pages with `before`; reloading every `refresh` s until `until`)."""
     url = f"/ui/identities/{quote(address, safe='@')}"
-    return url if before is None else f"{url}?{urlencode({'before': before})}"
+    query = {
+        name: str(value)
+        for name, value in (("before", before), ("refresh", refresh), ("until", until))
+        if value is not None
+    }
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+def identity_delete_url(address: str) -> str:
+    """Where the admin's form to delete `address` posts."""
+    return f"{messages_url(address)}/delete"
+
+
+def message_delete_url(address: str, message_id: str) -> str:
+    """Where the form to delete one message of `address` posts."""
+    return f"{message_url(address, message_id)}/delete"
 
 
 def message_url(address: str, message_id: str, view: MessageViewName = "text") -> str:
@@ -192,32 +226,93 @@ def identities_page(nav: Nav, identities: Sequence[Identity], *, next_after: str
         ' autocomplete="off" autocapitalize="off" spellcheck="false" placeholder="name@domain">'
         '<button type="submit">Open</button></div>\n'
         "</form>\n"
+        f"{_create_form(nav)}\n"
         f"<h2>All identities</h2>\n{listing}\n{pager}"
     )
     return _document("Identities", body, nav)
 
 
-def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool) -> str:
-    """Codes and links as text to copy: `<code>`, never a link (the mail chose those URLs)."""
-    rows = []
+def _create_form(nav: Nav) -> str:
+    """The admin's form for a new identity: POST /v1/identities's fields, all optional."""
+    return (
+        '<details class="card create"><summary>Create an identity</summary>\n'
+        '<form method="post" action="/ui/identities/create">\n'
+        f"{_csrf_field(nav.csrf)}\n"
+        '<label for="local_part">Local part <span class="muted">(empty for a random one)</span></label>\n'
+        '<input id="local_part" name="local_part" type="text" maxlength="64" autocomplete="off"'
+        ' autocapitalize="off" spellcheck="false" placeholder="name, without @domain">\n'
+        '<label for="label">Label <span class="muted">(optional)</span></label>\n'
+        '<input id="label" name="label" type="text" maxlength="200" autocomplete="off">\n'
+        '<label for="ttl_seconds">Lifetime in seconds <span class="muted">(empty: never expires)</span></label>\n'
+        '<input id="ttl_seconds" name="ttl_seconds" type="number" min="1" step="1" inputmode="numeric">\n'
+        '<label class="check"><input name="force" type="checkbox"> Re-create a quarantined name'
+        ' <span class="muted">(it still never sees earlier mail)</span></label>\n'
+        '<p class="muted">The token is shown once, on the next page only.</p>\n'
+        '<button type="submit">Create</button>\n'
+        "</form>\n</details>"
+    )
+
+
+def created_page(nav: Nav, identity: Identity, token: str) -> str:
+    """A new identity and its token: shown on this page once (only its hash is kept)."""
+    expires = _time(identity.expires_ts) if identity.expires_ts is not None else "never"
+    label = f"<dt>Label</dt><dd>{_e(identity.label)}</dd>" if identity.label else ""
+    body = (
+        "<h1>Identity created</h1>\n"
+        f'<dl class="meta"><dt>Address</dt><dd><code class="value">{_e(identity.address)}</code></dd>'
+        f"<dt>Created</dt><dd>{_time(identity.created_ts)}</dd><dt>Expires</dt><dd>{expires}</dd>{label}</dl>\n"
+        "<h2>Token</h2>\n"
+        f'<p><code class="value token">{_e(token)}</code></p>\n'
+        '<p class="notice">Copy the token now: this is the only time it is shown. Only its hash is kept;'
+        " if it is lost, rotate it.</p>\n"
+        f'<p><a href="{_e(messages_url(identity.address))}">Open its mail</a> · '
+        '<a href="/ui/identities">All identities</a></p>'
+    )
+    return _document("Identity created", body, nav)
+
+
+def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool, big: bool = False) -> str:
+    """Codes and links as text to copy: `<code>`, never a link (the mail chose those URLs).
+
+    `big`: the codes in a list of their own, the message page's largest text (no script, so no
+    copy button: a click selects the whole value).
+    """
+    code_rows = []
     for code in codes:
         ctx = f'<span class="context">{_e(code.context)}</span>' if context and code.context else ""
-        rows.append(f'<li><span class="muted">code</span> <code class="value">{_e(code.value)}</code>{ctx}</li>')
+        code_rows.append(f'<li><span class="muted">code</span> <code class="value">{_e(code.value)}</code>{ctx}</li>')
+    link_rows = []
     for link in links:
         ctx = f'<span class="context">{_e(link.context)}</span>' if context and link.context else ""
-        rows.append(f'<li><span class="muted">link</span> <code class="value">{_e(link.url)}</code>{ctx}</li>')
+        link_rows.append(f'<li><span class="muted">link</span> <code class="value">{_e(link.url)}</code>{ctx}</li>')
+    if big:
+        shown = f'<ul class="values codes">{"".join(code_rows)}</ul>' if code_rows else ""
+        return shown + (f'<ul class="values">{"".join(link_rows)}</ul>' if link_rows else "")
+    rows = code_rows + link_rows
     return f'<ul class="values">{"".join(rows)}</ul>' if rows else ""
 
 
-def messages_page(nav: Nav, address: str, summaries: Sequence[Summary], *, next_before: str | None, paged: bool) -> str:
-    """An identity's messages, newest first: from, subject, received, codes and links as text."""
+def messages_page(
+    nav: Nav,
+    address: str,
+    summaries: Sequence[Summary],
+    *,
+    next_before: str | None,
+    paged: bool,
+    auto: AutoRefresh = AutoRefresh(),
+) -> str:
+    """An identity's messages, newest first: from, subject, received, codes and links as text.
+
+    Unread ones (not yet seen by the identity's agent) are marked; reading here never marks them.
+    """
     items = []
     for s in summaries:
         values = _values(s.codes[:LIST_CODES], s.links[:LIST_CODES], context=False)
+        start, unread = ("<li>", "") if s.seen else ('<li class="unread">', '<span class="badge">unread</span> ')
         items.append(
-            "<li>"
-            f'<div class="line"><a class="subject" href="{_e(message_url(address, s.id))}">'
-            f"{_e(s.subject or '(no subject)')}</a>{_time(s.received_ts)}</div>"
+            f"{start}"
+            f'<div class="line"><span>{unread}<a class="subject" href="{_e(message_url(address, s.id))}">'
+            f"{_e(s.subject or '(no subject)')}</a></span>{_time(s.received_ts)}</div>"
             f'<div class="from muted">{_e(s.from_header or "(no sender)")}</div>'
             f"{values}</li>"
         )
@@ -227,10 +322,48 @@ def messages_page(nav: Nav, address: str, summaries: Sequence[Summary], *, next_
     pager = f'<nav class="pager">{newer}{older}</nav>' if paged or next_before is not None else ""
     body = (
         f'<h1 class="addr">{_e(address)}</h1>\n'
-        '<p class="muted">Codes and links are text: select one to copy it. Reading here does not mark mail seen.</p>\n'
-        f"{listing}\n{pager}"
+        f"{_refresh_bar(address, auto)}\n"
+        '<p class="muted">Codes and links are text: select one to copy it. "Unread" means its agent has not seen'
+        " it yet (a wait or a read with its token); reading here does not mark mail seen.</p>\n"
+        f"{listing}\n{pager}\n{_delete_identity_form(nav, address)}"
     )
     return _document(address, body, nav)
+
+
+def _refresh_bar(address: str, auto: AutoRefresh) -> str:
+    """A Refresh link and the auto-refresh choices (links: a GET, no form, no script)."""
+    refresh = messages_url(address, refresh=auto.every if auto.until is not None else None)
+    current = ' aria-current="true"'
+    off = auto.every is None or auto.stopped
+    choices = [f'<a href="{_e(messages_url(address))}"{current if off else ""}>off</a>']
+    choices += [
+        f'<a href="{_e(messages_url(address, refresh=n))}"{current if n == auto.every and not off else ""}>{n} s</a>'
+        for n in REFRESH_CHOICES
+    ]
+    note = ""
+    if auto.stopped:
+        note = '<p class="notice">Auto-refresh stopped after an hour; turn it on again to go on.</p>'
+    elif auto.every is not None and auto.until is not None:
+        note = f'<p class="muted">This list reloads every {auto.every} s until {_time(auto.until)}.</p>'
+    return (
+        f'<nav class="refresh" aria-label="Refresh"><a class="button" href="{_e(refresh)}">Refresh</a>'
+        f'<span class="muted">Auto-refresh:</span> {" · ".join(choices)}</nav>{note}'
+    )
+
+
+def _delete_identity_form(nav: Nav, address: str) -> str:
+    """The admin's form to delete the identity; a ticked box confirms (no script to ask)."""
+    if not nav.admin:
+        return ""
+    return (
+        f'<form class="card danger" method="post" action="{_e(identity_delete_url(address))}">'
+        f"{_csrf_field(nav.csrf)}<h2>Delete this identity</h2>"
+        '<p class="muted">Its token stops working, its sessions end, and its name is quarantined;'
+        " its mail stays in the mailbox until retention.</p>"
+        '<label class="check"><input name="confirm" type="checkbox" required> Yes, delete'
+        f" {_e(address)}</label>"
+        '<button class="danger" type="submit">Delete identity</button></form>'
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +387,7 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
     if p.date is not None:
         rows += f"<dt>Date</dt><dd>{_e(p.date.isoformat())}</dd>"
     rows += f"<dt>Received</dt><dd>{_time(s.received_ts)}</dd><dt>Size</dt><dd>{_size(s.size)}</dd>"
-    values = _values(s.codes, s.links, context=True)
+    values = _values(s.codes, s.links, context=True, big=True)
     found = f"<h2>Codes and links</h2>{values}" if values else ""
     current = ' aria-current="page"'
     tabs = "".join(
@@ -268,7 +401,10 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
         f'<dl class="meta">{rows}</dl>\n{cut}{found}\n'
         f'<nav class="tabs" aria-label="Views">{tabs}</nav>\n'
         f"<section>{_view_body(message, content)}</section>\n"
-        f"{_attachments(message)}"
+        f"{_attachments(message)}\n"
+        f'<form class="delete" method="post" action="{_e(message_delete_url(address, s.id))}">'
+        f'{_csrf_field(nav.csrf)}<button class="danger" type="submit">Delete message</button>'
+        ' <span class="muted">Hides it from this identity, as the API\'s DELETE does.</span></form>'
     )
     return _document(s.subject or "(no subject)", body, nav)
 

@@ -1,7 +1,8 @@
 """The /ui stylesheet: small, ours, inline (the policy allows no stylesheet from anywhere).
 
 System fonts, a readable measure, light and dark schemes, and one column on a phone.
-Codes and links are `user-select: all`, so one tap or click selects the whole value.
+Codes and links are `user-select: all`, so one tap or click selects the whole value (there is
+no copy button: that needs script); on a message page the codes are the largest text.
 """
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ code.value {
   display: inline-block; max-width: 100%; padding: .1rem .4rem; border-radius: .3rem; background: var(--code-bg);
   user-select: all; -webkit-user-select: all; overflow-wrap: anywhere; word-break: break-all;
 }
+ul.codes code.value {
+  font-size: 2.2rem; line-height: 1.2; font-weight: 650; letter-spacing: .08em; padding: .2rem .6rem;
+}
 ul.values { list-style: none; margin: .4rem 0 0; padding: 0; display: grid; gap: .3rem; }
 ul.values .context { color: var(--muted); font-size: .9rem; margin-left: .4rem; overflow-wrap: anywhere; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0 0 1rem; }
@@ -97,6 +101,30 @@ table.headers { width: 100%; border-collapse: collapse; font-size: .92rem; backg
 table.headers th, table.headers td { text-align: left; vertical-align: top; padding: .3rem .6rem;
   border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 table.headers th { white-space: nowrap; font-weight: 600; }
+li.unread { border-left: 4px solid var(--accent); }
+li.unread .subject { font-weight: 750; }
+.badge {
+  display: inline-block; font-size: .75rem; font-weight: 650; text-transform: uppercase; letter-spacing: .04em;
+  padding: 0 .4rem; border-radius: .3rem; background: var(--accent); color: var(--accent-fg); vertical-align: .1em;
+}
+nav.refresh { display: flex; flex-wrap: wrap; gap: .3rem .6rem; align-items: center; margin: 0 0 .5rem; }
+a.button {
+  padding: .3rem .8rem; border-radius: .4rem; border: 1px solid var(--accent); text-decoration: none;
+}
+nav.refresh a[aria-current="true"] { font-weight: 700; color: var(--fg); text-decoration: none; }
+details.create { margin: 1rem 0; }
+details.create summary { cursor: pointer; font-weight: 600; }
+input[type=number] {
+  width: 100%; font: inherit; padding: .55rem .7rem; color: var(--fg); background: var(--bg);
+  border: 1px solid var(--line); border-radius: .4rem;
+}
+label.check { display: flex; gap: .5rem; align-items: baseline; font-weight: normal; }
+form.card > button, details.create button { margin-top: .75rem; }
+button.danger { background: var(--bad-line); border-color: var(--bad-line); color: #ffffff; }
+form.danger { margin-top: 2rem; border-color: var(--bad-line); }
+form.danger h2 { margin-top: 0; }
+form.delete { margin: 1.5rem 0; }
+code.token { font-size: 1.1rem; padding: .3rem .6rem; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 @media (max-width: 40rem) {
   main { padding: .75rem; }

@@ -480,7 +480,7 @@ async def _manage_identities(settings: Settings, store: Store, args: argparse.Na
         address = f"{address}@{settings.domain}"
     found = await store.identities.find(address)
     if found is None:
-        print(f"agentmail-gateway: no identity {address}", file=sys.stderr)
+        print(f"agentmail-gateway: no identity {_shown(address)}", file=sys.stderr)
         return 1
     if args.action == "rotate":
         _print_json(wire.RotatedToken(found.address, await store.tokens.rotate(found)))
@@ -509,7 +509,7 @@ async def _manage_tokens(store: Store, args: argparse.Namespace) -> int:
         try:
             await store.tokens.delete_provisioner(args.token_id)
         except NotFound:
-            print(f"agentmail-gateway: no provisioner token {args.token_id}", file=sys.stderr)
+            print(f"agentmail-gateway: no provisioner token {_shown(args.token_id)}", file=sys.stderr)
             return 1
         _print_json({"revoked": args.token_id})
     return 0
@@ -670,13 +670,20 @@ def _reader(address: str, environ: Mapping[str, str], token: str | None, tokens:
     )
 
 
+def _shown(given: str) -> str:
+    """`given` as a message may repeat it: never something that may be a token pasted in the wrong place."""
+    from gateway.redact import looks_like_token
+
+    return "(that name)" if looks_like_token(given) or len(given.partition("@")[0]) > 40 else given
+
+
 def _whole_address(given: str, own_address: str, tokens: TokenFile, scope: str) -> str:
     """`given`, or for a bare local part the one address of this gateway it names (AGENTMAIL_ADDRESS or
     the token file); else _Refused with "did you mean NAME@DOMAIN?" when this gateway's domain is known."""
     if "@" in given.strip(" @"):
         return given.strip()
     local = given.strip(" @").lower()
-    shown = repr(given) if local and "am_" not in local else "that"  # never a token pasted in the wrong place
+    shown = repr(given) if local and _shown(given) == given else "that"
     if not local:  # e.g. "" from a `new` that failed earlier in the script
         raise _Refused(f"{given!r} is not an address: pass the whole address `agentmail-gateway new` printed")
     known = tokens.addresses(scope) | ({own_address} if "@" in own_address else set())

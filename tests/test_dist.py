@@ -165,7 +165,12 @@ def test_the_images_wheel_runs_both_mcp_commands_from_a_fresh_venv(tmp_path: Pat
     run([*pip, "check"], cwd=tmp_path)
 
     where = run(
-        [venv / "bin" / "python", "-c", "import gateway, mcp_server; print(gateway.__file__, mcp_server.__file__)"],
+        # mcp_server.server and gateway.app too: --help answers before the MCP SDK or the server load.
+        [
+            venv / "bin" / "python",
+            "-c",
+            "import gateway.app, mcp_server.server, gateway, mcp_server; print(gateway.__file__, mcp_server.__file__)",
+        ],
         cwd=tmp_path,
     )
     assert all(Path(p).is_relative_to(venv) for p in where.stdout.split()), where.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import smtplib
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,8 @@ def test_the_walk_through_mail_has_a_sender_and_the_wait_example_a_timeout(tmp_p
         script = _local(block, serve) + 'echo; echo "$TOKEN"\n'  # curl ends without a newline
         run = subprocess.run(["bash", "-e", "-c", script], capture_output=True, text=True, env=env, timeout=60)
         assert run.returncode == 0, run.stderr
-        *_, listing_line, token = run.stdout.strip().splitlines()
-        (message,) = json.loads(listing_line)["messages"]
+        *_, waited_line, token = run.stdout.strip().splitlines()
+        message = json.loads(waited_line)  # the walk-through's last line: a wait, so no race with indexing
         assert message["from"] == "Shop <shop@example.com>"
         assert message["to"] == ["demo@localhost"]
         assert message["codes"][0]["value"] == "482913"
@@ -51,6 +52,8 @@ def test_the_walk_through_mail_has_a_sender_and_the_wait_example_a_timeout(tmp_p
         snippet = _block("`wait` is how an agent gets a sign-up code", "python")
         shown = re.search(r'params=\{"timeout": (\d+)\}.*\btimeout=(\d+)\)', snippet, re.DOTALL)
         assert shown and int(shown[2]) > int(shown[1]), snippet
+        with smtplib.SMTP("127.0.0.1", serve.smtp_port) as smtp:  # the walk-through's wait took the first
+            smtp.sendmail("shop@example.com", ["demo@localhost"], b"Subject: Again\r\n\r\nCode 551177.\r\n")
         scope: dict[str, Any] = {"httpx": httpx, "url": serve.base_url, "token": token}
         exec(f"answer = {snippet.strip()}", scope)  # the README's own line
         assert scope["answer"].status_code == 200 and scope["answer"].json()["seen"] is True

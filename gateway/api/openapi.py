@@ -135,7 +135,7 @@ def _page(document: dict[str, Any]) -> str:
                 continue
             open_note = " <em>(no token)</em>" if op.get("security") == [] else ""
             parts.append(
-                f"<h2 id={e(op.get('operationId', ''))}><code>{e(method.upper())} {e(path)}</code>{open_note}</h2>"
+                f'<h2 id="{e(op.get("operationId", ""))}"><code>{e(method.upper())} {e(path)}</code>{open_note}</h2>'
             )
             parts.append(f"<p><strong>{e(op.get('summary', ''))}</strong></p>")
             parts += [f"<p>{e(' '.join(p.split()))}</p>" for p in op.get("description", "").split("\n\n")]

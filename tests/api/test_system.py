@@ -173,7 +173,7 @@ async def test_schema_json_and_browser_views(gateway: RunningGateway) -> None:
     assert as_file.status_code == 200 and as_file.json() == root.json()
     assert browser.status_code == 200 and browser.headers["content-type"].startswith("text/html")
     for operation_id in OPERATIONS:
-        assert f"id={operation_id}>" in browser.text
+        assert f'id="{operation_id}">' in browser.text
     assert "JSON body: <code>CreateIdentityIn</code>" in browser.text
     assert "Seconds to wait, 0 to 600" in browser.text  # the parameters' meaning, not only their names
 

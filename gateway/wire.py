@@ -13,6 +13,8 @@ from typing import Annotated, Final, Literal
 import msgspec
 
 __all__ = [
+    "MAX_RECIPIENTS",
+    "MAX_SUBJECT_CHARS",
     "MAX_TTL_SECONDS",
     "ApiToken",
     "Attachment",
@@ -21,7 +23,9 @@ __all__ = [
     "CreateTokenIn",
     "CreatedApiToken",
     "CreatedIdentity",
+    "Delivery",
     "ErrorBody",
+    "ForwardIn",
     "Header",
     "IdentityInfo",
     "IdentityPage",
@@ -29,9 +33,18 @@ __all__ = [
     "Message",
     "MessagePage",
     "MessagePageAfter",
+    "OutAttachment",
+    "Rejected",
+    "ReplyIn",
     "RotatedToken",
     "SeenIn",
+    "SendIn",
+    "SendResult",
+    "SendScope",
     "Summary",
+    "Thread",
+    "ThreadPage",
+    "ThreadSummary",
 ]
 
 MAX_TTL_SECONDS: Final = 10 * 365 * 86400
@@ -41,6 +54,12 @@ class _In(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """Request bodies reject unknown fields: a typo must not be silently ignored."""
 
 
+SendScope = Literal["none", "local", "any"]
+"""Whom an identity may send to: nobody, addresses on the gateway's own domain, or anyone (a relay)."""
+MAX_RECIPIENTS: Final = 50  # to + cc + bcc of one send
+MAX_SUBJECT_CHARS: Final = 998
+
+
 class CreateIdentityIn(_In, frozen=True):
     local_part: str | None = None
     """Checked by the gateway (422 when invalid or reserved); the body cap bounds it."""
@@ -48,11 +67,15 @@ class CreateIdentityIn(_In, frozen=True):
     label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     force: bool = False
     """Admin only: re-create a quarantined name (it still never sees earlier mail)."""
+    send: SendScope | None = None
+    """Whom it may send to; `local` when omitted. `any` only by the admin or a provisioner made with `send: "any"`."""
 
 
 class CreateTokenIn(_In, frozen=True):
     scope: Literal["provision"]
     label: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    send: Literal["local", "any"] = "local"
+    """`any`: the identities it creates may be given `send: "any"` (mail beyond our domain)."""
 
 
 class SeenIn(_In, frozen=True):
@@ -73,6 +96,7 @@ class IdentityInfo(msgspec.Struct, frozen=True):
     created_at: datetime
     expires_at: datetime | None
     label: str | None
+    send: SendScope = "local"
 
 
 class CreatedIdentity(msgspec.Struct, frozen=True):
@@ -82,6 +106,7 @@ class CreatedIdentity(msgspec.Struct, frozen=True):
     created_at: datetime
     expires_at: datetime | None
     label: str | None
+    send: SendScope = "local"
 
 
 class IdentityPage(msgspec.Struct, frozen=True):
@@ -100,6 +125,7 @@ class ApiToken(msgspec.Struct, frozen=True):
     scope: Literal["provision"]
     label: str | None
     created_at: datetime
+    send: Literal["local", "any"] = "local"
 
 
 class CreatedApiToken(msgspec.Struct, frozen=True):
@@ -108,6 +134,7 @@ class CreatedApiToken(msgspec.Struct, frozen=True):
     token: str
     label: str | None
     created_at: datetime
+    send: Literal["local", "any"] = "local"
 
 
 class Code(msgspec.Struct, frozen=True):
@@ -141,6 +168,10 @@ class Summary(msgspec.Struct, frozen=True, rename={"from_": "from"}):
     seen: bool
     codes: list[Code]
     links: list[Link]
+    direction: Literal["received", "sent"] = "received"
+    """`sent`: a copy of mail this identity sent (listed with `?direction=sent` or `all`)."""
+    thread_id: str | None = None
+    """The identity's thread this message belongs to (`GET …/threads/{thread_id}`)."""
 
 
 class Header(msgspec.Struct, frozen=True):
@@ -154,7 +185,19 @@ class Attachment(msgspec.Struct, frozen=True):
     size: int
 
 
-class Message(Summary, frozen=True, rename={"from_": "from"}):
+class Delivery(msgspec.Struct, frozen=True):
+    """Where one recipient of a sent message stands."""
+
+    address: str
+    status: Literal["delivered", "relayed", "queued", "failed"]
+    """`delivered` into our own mailbox; `relayed`: the relay took it; `queued`: retrying; `failed`: given up."""
+    detail: str | None
+    """The relay's last answer, or why it was refused."""
+    attempts: int
+    updated_at: datetime
+
+
+class Message(Summary, frozen=True, kw_only=True, rename={"from_": "from"}):
     headers: list[Header]
     text: str
     html: str | None
@@ -163,6 +206,8 @@ class Message(Summary, frozen=True, rename={"from_": "from"}):
     truncated: bool = False
     """True when a parse limit (header size or count, MIME parts, nesting, size or parse cost)
     cut part of this message: what is shown is what could be read, and the raw source is whole."""
+    delivery: list[Delivery] = msgspec.field(default_factory=list)
+    """For a sent message: one entry per recipient (empty for received mail)."""
 
 
 class MessagePage(msgspec.Struct, frozen=True):
@@ -173,3 +218,94 @@ class MessagePage(msgspec.Struct, frozen=True):
 class MessagePageAfter(msgspec.Struct, frozen=True):
     messages: list[Summary]
     next_after_id: str | None
+
+
+class OutAttachment(_In, frozen=True):
+    """A file to send: its bytes base64-encoded."""
+
+    filename: Annotated[str, msgspec.Meta(min_length=1, max_length=255)]
+    content: str
+    """Base64 (standard alphabet, padding optional); the decoded total is capped by the message size limit."""
+    content_type: Annotated[str, msgspec.Meta(max_length=200)] = "application/octet-stream"
+
+
+_Addresses = Annotated[list[Annotated[str, msgspec.Meta(max_length=320)]], msgspec.Meta(max_length=MAX_RECIPIENTS)]
+
+
+class SendIn(_In, frozen=True):
+    """A new mail from the identity: at least one recipient and a `text` or `html` body."""
+
+    to: _Addresses = msgspec.field(default_factory=list)
+    cc: _Addresses = msgspec.field(default_factory=list)
+    bcc: _Addresses = msgspec.field(default_factory=list)
+    subject: Annotated[str, msgspec.Meta(max_length=MAX_SUBJECT_CHARS)] = ""
+    text: str | None = None
+    html: str | None = None
+    attachments: list[OutAttachment] = msgspec.field(default_factory=list)
+    reply_to: Annotated[str, msgspec.Meta(max_length=320)] | None = None
+    headers: dict[str, str] = msgspec.field(default_factory=dict)
+    """Extra header fields, `X-*` names only."""
+    from_name: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    """Display name for `From` (the address is always the identity's)."""
+
+
+class ReplyIn(_In, frozen=True):
+    """A reply to a received or sent message: threading headers and the quote are the gateway's."""
+
+    text: str | None = None
+    html: str | None = None
+    all: bool = False
+    """Reply to every recipient of the original too (never to the identity itself)."""
+    attachments: list[OutAttachment] = msgspec.field(default_factory=list)
+    from_name: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class ForwardIn(_In, frozen=True):
+    """The original re-sent to new recipients with an optional note above it, its attachments kept."""
+
+    to: _Addresses = msgspec.field(default_factory=list)
+    cc: _Addresses = msgspec.field(default_factory=list)
+    bcc: _Addresses = msgspec.field(default_factory=list)
+    text: str | None = None
+    """A note written above the forwarded message."""
+    from_name: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+
+
+class Rejected(msgspec.Struct, frozen=True):
+    address: str
+    reason: str
+
+
+class SendResult(msgspec.Struct, frozen=True):
+    """What a send, reply or forward did (201)."""
+
+    id: str | None
+    """The sent copy's message id (`?direction=sent`); null when the mailbox did not say yet."""
+    message_id: str
+    """The RFC 5322 Message-ID header of the sent mail."""
+    thread_id: str | None
+    accepted: list[str]
+    rejected: list[Rejected]
+
+
+class ThreadSummary(msgspec.Struct, frozen=True):
+    thread_id: str
+    subject: str
+    participants: list[str]
+    message_count: int
+    unseen_count: int
+    last_message_at: datetime
+
+
+class ThreadPage(msgspec.Struct, frozen=True):
+    threads: list[ThreadSummary]
+    next_before: str | None
+    """Pass as `before` for the next page; null at the end."""
+
+
+class Thread(msgspec.Struct, frozen=True):
+    thread_id: str
+    subject: str
+    participants: list[str]
+    messages: list[Summary]
+    """Oldest first, sent and received."""

@@ -37,6 +37,8 @@ class StoredMessage:
     """The copy's bytes, possibly cut at the `max_bytes` the caller asked for."""
     size: int
     """The copy's full size in the mailbox, even when `raw` was cut."""
+    sent: bool = False
+    """A copy of mail an identity sent, from the mailbox's Sent folder (see `MailSource.keep_sent`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +153,14 @@ class MailSource(Protocol):
         """Remove these copies from the mailbox for good; returns the ids it removed or found gone.
 
         Ids it cannot act on now (an older UIDVALIDITY's) are left out, for the reconcile.
+        """
+
+    async def keep_sent(self, raw: bytes) -> str | None:
+        """Store `raw` in the mailbox's Sent folder as it is (no stamp); returns its id, or None
+        when the mailbox does not tell it. Announced by `next_batch` and listed by `snapshot`
+        like any copy, fetched with `sent` set: the sync grants it to its sender only.
+
+        Sent ids sort after every inbox id of the same generation (they start with `s`).
         """
 
     async def deliver(self, raw: bytes, recipients: Sequence[str]) -> list[str]:

@@ -17,6 +17,12 @@ Dovecot's push notifications (see `gateway/sources/push.py`) only call `hint()`.
 
 Ids are `<UIDVALIDITY>.<UID>`, both as 10 digits: stable while UIDVALIDITY is, and their
 string order is (UIDVALIDITY, UID) order, so listings sort by INTERNALDATE, then UID.
+
+What identities send is APPENDed to the catch-all's `Sent` folder (created on first use); its
+copies' ids are `s<UIDVALIDITY>.<UID>` of that folder, so they sort after every INBOX id and a
+new UIDVALIDITY of Sent voids only them (the reconcile forgets and re-reads them). The reader
+visits Sent for the few commands that concern it and selects INBOX again at once; IDLE watches
+INBOX only, since the gateway itself is what writes to Sent and announces each copy it appends.
 """
 
 from __future__ import annotations
@@ -58,6 +64,8 @@ FETCH_CHUNK: Final = 500  # UIDs per SEARCH/STORE/EXPUNGE command line
 RECENT_BYTES: Final = 16 * 1024 * 1024  # whole copies kept after a fetch (see `fetch`)
 _ID_DIGITS: Final = 10  # UIDVALIDITY and UID are 32-bit: at most 10 digits
 _NETWORK_ERRORS: Final = (OSError, IMAPClientAbortError, EOFError)  # the connection is gone
+SENT_FOLDER: Final = "Sent"
+SENT_PREFIX: Final = "s"  # before a Sent copy's `<UIDVALIDITY>.<UID>`
 _APPENDUID: Final = re.compile(rb"\[APPENDUID (\d+) (\d+)\]", re.IGNORECASE)  # RFC 4315 §3, one message
 
 
@@ -86,6 +94,21 @@ class ImapConfig:
 def message_id(uidvalidity: int, uid: int) -> str:
     """The stable id of one mailbox copy."""
     return f"{uidvalidity:0{_ID_DIGITS}d}.{uid:0{_ID_DIGITS}d}"
+
+
+def sent_id(uidvalidity: int, uid: int) -> str:
+    """The stable id of one copy in the Sent folder."""
+    return SENT_PREFIX + message_id(uidvalidity, uid)
+
+
+def _uids_of(ids: Sequence[str], sent_validity: int) -> list[int]:
+    """UIDs of the Sent ids that belong to Sent's current UIDVALIDITY."""
+    uids = []
+    for text in ids:
+        parsed = parse_id(text.removeprefix(SENT_PREFIX))
+        if parsed is not None and parsed[0] == sent_validity:
+            uids.append(parsed[1])
+    return uids
 
 
 def parse_id(text: str) -> tuple[int, int] | None:
@@ -135,8 +158,11 @@ class ImapSource:
         heartbeat: float = HEARTBEAT,
         reconcile_every: float = RECONCILE_EVERY,
         connector: Callable[..., tuple[IMAPClient, int]] = connect,
+        sent_folder: str = SENT_FOLDER,
     ) -> None:
         self._config = config
+        self._sent_folder = sent_folder
+        self._sent_new: list[str] = []  # ids appended to Sent, not yet announced; loop thread only
         self._heartbeat = heartbeat
         self._reconcile_every = reconcile_every
         self._connect = connector
@@ -250,7 +276,12 @@ class ImapSource:
             if uids:
                 self._last_uid = max(self._last_uid, uids[-1])
             assert self._uidvalidity is not None
-            return [message_id(self._uidvalidity, u) for u in uids]
+            inbox = [message_id(self._uidvalidity, u) for u in uids]
+
+            def sent(validity: int) -> list[str]:
+                return [sent_id(validity, int(u)) for u in sorted(int(u) for u in client.search("ALL"))]
+
+            return inbox + (self._in_sent(client, sent) or [])
 
         present = await self._on_reader(search)
         kept = set(present)
@@ -296,9 +327,11 @@ class ImapSource:
                 continue  # logged once by _on_reader; polled again after a heartbeat
             if self._renumbered:
                 return self._renumbering()
+            sent, self._sent_new = self._sent_new, []
             if new:
                 self.woken_by[reason] += len(new)
-                return Changes(new)
+            if new or sent:
+                return Changes(new + sent)
         return None
 
     def _renumbering(self) -> Changes:
@@ -358,13 +391,13 @@ class ImapSource:
             self._recent_bytes -= len(old.raw)
 
     async def _fetch(self, ids: Sequence[str], max_bytes: int | None) -> list[StoredMessage]:
-        def fetch(client: IMAPClient) -> list[StoredMessage]:
-            uids = self._current_uids(ids)
+        part = b"BODY.PEEK[]" if max_bytes is None else f"BODY.PEEK[]<0.{max_bytes}>".encode()
+        sent_ids = [i for i in ids if i.startswith(SENT_PREFIX)]
+
+        def read(client: IMAPClient, uids: list[int], name: Callable[[int], str], sent: bool) -> list[StoredMessage]:
             if not uids:
                 return []
-            part = b"BODY.PEEK[]" if max_bytes is None else f"BODY.PEEK[]<0.{max_bytes}>".encode()
             data = client.fetch(uids, [b"INTERNALDATE", b"RFC822.SIZE", part])
-            assert self._uidvalidity is not None
             found = []
             for uid in uids:
                 item = data.get(uid)
@@ -374,7 +407,20 @@ class ImapSource:
                 when = item.get(b"INTERNALDATE")
                 received = when.timestamp() if isinstance(when, datetime) else 0.0
                 size = int(item.get(b"RFC822.SIZE", len(raw)))
-                found.append(StoredMessage(message_id(self._uidvalidity, uid), received, raw, size))
+                found.append(StoredMessage(name(uid), received, raw, size, sent=sent))
+            return found
+
+        def fetch(client: IMAPClient) -> list[StoredMessage]:
+            validity = self._uidvalidity
+            assert validity is not None
+            found = read(client, self._current_uids(ids), lambda uid: message_id(validity, uid), False)
+            if sent_ids:
+
+                def from_sent(sent_validity: int) -> list[StoredMessage]:
+                    uids = _uids_of(sent_ids, sent_validity)
+                    return read(client, uids, lambda uid: sent_id(sent_validity, uid), True)
+
+                found += self._in_sent(client, from_sent) or []
             return found
 
         return await self._on_reader(fetch)
@@ -390,8 +436,7 @@ class ImapSource:
             if old is not None:
                 self._recent_bytes -= len(old.raw)
 
-        def expunge(client: IMAPClient) -> list[str]:
-            uids = self._current_uids(ids)
+        def remove(client: IMAPClient, uids: list[int]) -> None:
             for start in range(0, len(uids), FETCH_CHUNK):
                 chunk = uids[start : start + FETCH_CHUNK]
                 client.add_flags(chunk, [b"\\Deleted"], silent=True)
@@ -399,8 +444,24 @@ class ImapSource:
                     client.uid_expunge(chunk)
                 else:  # rare today; this also expunges anything else flagged \Deleted
                     client.expunge()
-            assert self._uidvalidity is not None
-            return [message_id(self._uidvalidity, uid) for uid in uids]
+
+        sent_ids = [i for i in ids if i.startswith(SENT_PREFIX)]
+
+        def expunge(client: IMAPClient) -> list[str]:
+            uids = self._current_uids(ids)
+            remove(client, uids)
+            validity = self._uidvalidity
+            assert validity is not None
+            gone = [message_id(validity, uid) for uid in uids]
+            if sent_ids:
+
+                def from_sent(sent_validity: int) -> list[str]:
+                    sent_uids = _uids_of(sent_ids, sent_validity)
+                    remove(client, sent_uids)
+                    return [sent_id(sent_validity, uid) for uid in sent_uids]
+
+                gone += self._in_sent(client, from_sent, readonly=False) or []
+            return gone
 
         return await self._on_reader(expunge)
 
@@ -434,6 +495,46 @@ class ImapSource:
             await self._on_reader(append)
             self._notify("deliver")  # the reader's next search finds them; no IDLE round trip
         return [message_id(*a) for a in appended if a is not None]
+
+    async def keep_sent(self, raw: bytes) -> str | None:
+        """APPEND `raw` to the Sent folder (created when missing), on the reader; its id from APPENDUID."""
+        folder = self._sent_folder
+
+        def append(client: IMAPClient) -> str | None:
+            if not client.folder_exists(folder):
+                with contextlib.suppress(IMAPClientError):  # made meanwhile by another replica
+                    client.create_folder(folder)
+            response = client.append(folder, raw)
+            match = _APPENDUID.search(response if isinstance(response, bytes) else b"")
+            return sent_id(int(match.group(1)), int(match.group(2))) if match else None
+
+        copy_id = await self._on_reader(append)
+        if copy_id is None:
+            self._notify("sent", resync=True)  # no UIDPLUS: the reconcile finds it
+        else:
+            self._sent_new.append(copy_id)
+            self._notify("sent")
+        return copy_id
+
+    def _in_sent(self, client: IMAPClient, job: Callable[[int], T], *, readonly: bool = True) -> T | None:
+        """Run `job(UIDVALIDITY of Sent)` with Sent selected, then INBOX again; None when Sent does not exist."""
+        try:
+            selected = client.select_folder(self._sent_folder, readonly=readonly)
+        except IMAPClientError:
+            self._reselect_inbox(client)  # a failed SELECT leaves no mailbox selected (RFC 3501)
+            return None
+        try:
+            return job(int(selected[b"UIDVALIDITY"]))
+        finally:
+            self._reselect_inbox(client)
+
+    def _reselect_inbox(self, client: IMAPClient) -> None:
+        validity = int(client.select_folder("INBOX")[b"UIDVALIDITY"])
+        if self._uidvalidity is not None and validity != self._uidvalidity:
+            log.warning("INBOX has a new UIDVALIDITY (%d, was %d): every id changes", validity, self._uidvalidity)
+            self._last_uid = 0
+            self._renumbered = True
+            self._uidvalidity = validity
 
     def _current_uids(self, ids: Sequence[str]) -> list[int]:
         """UIDs of the ids that belong to the current UIDVALIDITY (older ids are gone)."""

@@ -1,12 +1,14 @@
 """The embedded mailbox: a Maildir under the data directory, fed by the SMTP intake (`listen`).
 
 Ids are Maildir unique names (`<sec>.M<usec>P<pid>Q<n>.agentmail`): stable across index
-rebuilds, and they carry the receipt time to the microsecond.
+rebuilds, and they carry the receipt time to the microsecond. What identities send is kept in a
+second Maildir, `sent/` inside the first, its ids the same names prefixed with `sent.`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import os
@@ -28,6 +30,7 @@ __all__ = ["LocalSource", "Maildir"]
 log = logging.getLogger(__name__)
 
 _NAME_RE: Final = re.compile(r"^(\d{1,12})\.M(\d{6})P\d+Q\d+\.agentmail$")
+SENT_PREFIX: Final = "sent."  # ids of the Sent Maildir; "s" sorts after every digit-led inbox name
 
 
 class Maildir:
@@ -124,8 +127,8 @@ def _write_all(fd: int, view: memoryview) -> None:
 
 
 def received_ts(message_id: str) -> float:
-    """Receipt time encoded in a Maildir name we wrote."""
-    match = _NAME_RE.match(message_id)
+    """Receipt time encoded in a Maildir name we wrote (a sent id's too)."""
+    match = _NAME_RE.match(message_id.removeprefix(SENT_PREFIX))
     if match is None:
         return 0.0
     return int(match.group(1)) + int(match.group(2)) / 1_000_000
@@ -141,6 +144,7 @@ class LocalSource:
 
     def __init__(self, root: Path) -> None:
         self.maildir = Maildir(root)
+        self.sent = Maildir(root / "sent")
         self._arrived: asyncio.Queue[list[str]] = asyncio.Queue()
         self._stopped = False
 
@@ -186,9 +190,20 @@ class LocalSource:
         copies = stamped_copies(raw, recipients)
         return await self.store(copies) if copies else []
 
+    async def keep_sent(self, raw: bytes) -> str | None:
+        """Write `raw` durably into the Sent Maildir and announce it."""
+        (name,) = await asyncio.to_thread(self.sent.deliver, [(b"", raw)])
+        copy_id = SENT_PREFIX + name
+        self._arrived.put_nowait([copy_id])
+        return copy_id
+
     async def snapshot(self) -> list[str]:
-        """Every id in the Maildir."""
-        return await asyncio.to_thread(self.maildir.ids)
+        """Every id in the Maildir, then every id in the Sent Maildir."""
+
+        def both() -> list[str]:
+            return self.maildir.ids() + [SENT_PREFIX + name for name in self.sent.ids()]
+
+        return await asyncio.to_thread(both)
 
     async def next_batch(self) -> Changes | None:
         """Wait for deliveries, then return every id delivered since the last call."""
@@ -205,7 +220,14 @@ class LocalSource:
         """Read these copies from disk, each cut at `max_bytes`."""
 
         def read_all() -> list[StoredMessage]:
-            found = (self.maildir.read(i, max_bytes) for i in ids)
+            found = []
+            for copy_id in ids:
+                name = copy_id.removeprefix(SENT_PREFIX)
+                if name == copy_id:
+                    found.append(self.maildir.read(copy_id, max_bytes))
+                    continue
+                kept = self.sent.read(name, max_bytes)
+                found.append(None if kept is None else dataclasses.replace(kept, id=copy_id, sent=True))
             return [m for m in found if m is not None]
 
         return await asyncio.to_thread(read_all)
@@ -215,7 +237,8 @@ class LocalSource:
 
         def remove_all() -> None:
             for message_id in ids:
-                self.maildir.remove(message_id)
+                name = message_id.removeprefix(SENT_PREFIX)
+                (self.maildir if name == message_id else self.sent).remove(name)
 
         await asyncio.to_thread(remove_all)
         return list(ids)

@@ -262,3 +262,33 @@ async def test_deliver_to_nobody_stores_nothing(harness: Harness, source: MailSo
     await harness.send(make_message(to=ALICE, subject="marker"), [ALICE])
     (marker,) = await arrivals(source, 1)  # the next announcement is the marker, nothing before it
     assert await source.snapshot() == [marker]
+
+
+# --- keep_sent ------------------------------------------------------------------------------
+
+
+async def test_keep_sent_stores_the_bytes_unstamped_and_apart_from_the_inbox(
+    harness: Harness, source: MailSource
+) -> None:
+    await harness.send(make_message(to=ALICE, subject="received"), [ALICE])
+    (received,) = await arrivals(source, 1)
+    msg = make_message(sender=ALICE, to=BOB, subject="kept", headers=[("Message-ID", f"<sent-1@{DOMAIN}>")])
+    raw = msg.as_bytes().replace(b"\n", b"\r\n")
+    copy_id = await source.keep_sent(raw)
+    assert copy_id is not None and copy_id > received  # sent ids sort after every inbox id
+    assert await arrivals(source, 1) == [copy_id]  # announced like an arrival
+    assert await source.snapshot() == [received, copy_id]
+    (kept,) = await source.fetch([copy_id])
+    assert kept.sent and kept.raw == raw  # no trace fields: it was never delivered
+    (inbox,) = await source.fetch([received])
+    assert not inbox.sent
+    assert await source.expunge([copy_id]) == [copy_id]
+    assert await source.snapshot() == [received]
+    assert await source.fetch([copy_id]) == []
+
+
+async def test_keep_sent_twice_gives_two_ids_in_order(harness: Harness, source: MailSource) -> None:
+    first = await source.keep_sent(make_message(to=BOB, subject="one").as_bytes())
+    second = await source.keep_sent(make_message(to=BOB, subject="two").as_bytes())
+    assert first is not None and second is not None and first < second
+    assert subjects(await fetch_parsed(source, [second, first])) == ["two", "one"]

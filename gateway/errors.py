@@ -9,7 +9,9 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     class                    code                   HTTP  meaning
     GatewayError             error                  500   (base; never raised itself)
     ├── InvalidInput         invalid_request        400   malformed or invalid input
-    │   └── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
+    │   ├── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
+    │   ├── InvalidMail      invalid_mail           422   mail that cannot be built as asked (injection, bad address)
+    │   └── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
     ├── NotFound             not_found              404   no such identity, message or token
@@ -34,8 +36,10 @@ __all__ = [
     "GatewayError",
     "IndexRebuilding",
     "InvalidInput",
+    "InvalidMail",
     "InvalidName",
     "NotFound",
+    "RecipientRefused",
     "SourceUnavailable",
     "StoreError",
     "StoreUnavailable",
@@ -69,6 +73,23 @@ class InvalidName(InvalidInput):
     """A local part that breaks the naming rules or is reserved."""
 
     code = "invalid_local_part"
+
+
+class InvalidMail(InvalidInput):
+    """Mail to send that cannot be built as asked: never a mangled message instead."""
+
+    code = "invalid_mail"
+
+
+class RecipientRefused(InvalidInput):
+    """A recipient the sending identity may not reach; nothing was sent to anyone."""
+
+    code = "recipient_refused"
+
+    def __init__(self, detail: str, refused: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(detail)
+        self.refused = refused
+        """(address, reason) of every refused recipient."""
 
 
 class Unauthorized(GatewayError):

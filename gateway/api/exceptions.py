@@ -25,8 +25,10 @@ from gateway.errors import (
     GatewayError,
     IndexRebuilding,
     InvalidInput,
+    InvalidMail,
     InvalidName,
     NotFound,
+    RecipientRefused,
     SourceUnavailable,
     StoreError,
     StoreUnavailable,
@@ -61,6 +63,8 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         GatewayError: 500,
         InvalidInput: 400,
         InvalidName: 422,  # well-formed JSON, but the name breaks the naming rules
+        InvalidMail: 422,  # well-formed JSON, but not a mail we will build (injection, bad address)
+        RecipientRefused: 422,  # a recipient out of the identity's send scope, or no relay
         Unauthorized: 401,
         Forbidden: 403,
         NotFound: 404,

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Literal
 
-from litestar import Litestar
+from litestar import Litestar, Router
 from litestar.di import Provide
 
 from gateway import __version__
@@ -24,7 +25,9 @@ from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
+from gateway.api.controllers.sending import SendController
 from gateway.api.controllers.system import HealthOut, health
+from gateway.api.controllers.threads import ThreadController
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
@@ -34,6 +37,9 @@ from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
 from gateway.inbox import Inbox
+from gateway.outbound.outbox import Outbox
+from gateway.outbound.relay import RelayConfig
+from gateway.outbound.sending import Sending
 from gateway.retention import Retention
 from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
@@ -51,6 +57,11 @@ log = logging.getLogger(__name__)
 MAX_REQUEST_BYTES = 64 * 1024  # JSON bodies here are tiny; anything bigger is a mistake or abuse
 
 
+def send_body_limit(max_message_bytes: int) -> int:
+    """The body limit of the send routes: a message's worth of base64 attachments, and the JSON around them."""
+    return max_message_bytes * 4 // 3 + MAX_REQUEST_BYTES
+
+
 @dataclass(slots=True)
 class Gateway:
     """Everything one running gateway holds; the lifespan fills in what listens."""
@@ -62,6 +73,8 @@ class Gateway:
     inbox: Inbox
     retention: Retention
     hub: Hub
+    outbox: Outbox
+    sending: Sending
     smtp_address: tuple[str, int] | None = None
     sync_task: asyncio.Task[None] | None = None
 
@@ -94,8 +107,19 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
     inbox = Inbox(store, source, max_bytes=settings.max_message_bytes, rebuilding=lambda: sync.rebuilding)
     retention = Retention(source, store, days=settings.retention_days, index_ready=lambda: sync.caught_up)
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
-    sync.on_indexed(lambda records: hub.publish(a for r in records for a in r.grants))
-    return Gateway(settings, store, source, sync, inbox, retention, hub)
+    # Sent copies wake nobody: waits and event streams are for mail that arrives.
+    sync.on_indexed(lambda records: hub.publish(a for r in records if r.direction == "received" for a in r.grants))
+    outbox = Outbox(
+        store,
+        source,
+        domain=settings.domain,
+        relay_config=RelayConfig.from_settings(settings),
+        per_hour=settings.send_per_hour,
+        max_bytes=settings.max_message_bytes,
+        clock=time.time,
+    )
+    sending = Sending(store, inbox, outbox, sync, max_bytes=settings.max_message_bytes, clock=time.time)
+    return Gateway(settings, store, source, sync, inbox, retention, hub, outbox, sending)
 
 
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
@@ -119,6 +143,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")
+        outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
         try:
             listeners = await gw.source.listen(settings)  # SMTP intake (local), push listener (imap)
             gw.smtp_address = listeners.smtp_address
@@ -126,8 +151,9 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         finally:
             await listeners.close()
             retention.cancel()
+            outbox.cancel()  # what it was doing is in the store: the next start finishes it
             await gw.source.stop()  # the sync's next_batch returns None and it ends
-            _, pending = await asyncio.wait([sync, retention], timeout=5)
+            _, pending = await asyncio.wait([sync, retention, outbox], timeout=5)
             for task in pending:  # never close the stores under a running task
                 task.cancel()
             if pending:
@@ -135,11 +161,24 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             await gw.store.engine.close()
 
     app = Litestar(
-        route_handlers=[IdentityController, MessageController, WaitController, TokenController, health, ui_router()],
+        route_handlers=[
+            IdentityController,
+            MessageController,
+            ThreadController,
+            WaitController,
+            TokenController,
+            # Mail to send carries its attachments in the body: its own, larger limit.
+            Router(
+                "/", route_handlers=[SendController], request_max_body_size=send_body_limit(settings.max_message_bytes)
+            ),
+            health,
+            ui_router(),
+        ],
         dependencies={
             "store": Provide(lambda: gw.store, sync_to_thread=False),
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
             "hub": Provide(lambda: gw.hub, sync_to_thread=False),
+            "sending": Provide(lambda: gw.sending, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
         },
         middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],

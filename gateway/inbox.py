@@ -14,14 +14,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final
+from typing import Final, Literal
 
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
+from gateway.mail.recipients import addresses_in
 from gateway.memory import release_after_big
 from gateway.sources.base import MailSource
-from gateway.store import Cursor, Filters, Identity, Store, Summary
+from gateway.store import Cursor, Filters, Identity, Store, Summary, ThreadSummary
+from gateway.store.outbox import DeliveryState
 
 __all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "WaitQuery", "Window"]
 
@@ -42,6 +44,7 @@ class ListQuery:
     since: datetime | None = None
     sender: str | None = None
     subject: str | None = None
+    direction: Literal["received", "sent", "all"] = "received"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,8 @@ class FullMessage:
 
     summary: Summary
     parsed: ParsedMessage
+    deliveries: tuple[DeliveryState, ...] = ()
+    """For mail the identity sent: where each recipient stands."""
 
 
 class Inbox:
@@ -138,7 +143,13 @@ class Inbox:
         before = await self._cursor(identity, query.before_id)
         after = await self._cursor(identity, query.after_id)
         limit = min(max(query.limit, 1), MAX_PAGE)
-        filters = Filters(window.since(query.since), window.min_id, query.sender or None, query.subject or None)
+        filters = Filters(
+            window.since(query.since),
+            window.min_id,
+            query.sender or None,
+            query.subject or None,
+            direction=query.direction,
+        )
         rows = await self._store.index.listing(identity, filters, limit=limit + 1, before=before, after=after)
         more = len(rows) > limit
         rows = rows[:limit]
@@ -236,7 +247,9 @@ class Inbox:
         """The message if `identity` may see it; NotFound otherwise."""
         self._check_index()
         window = self.window(identity)
-        found = await self._store.index.visible(identity, message_id, Filters(window.since_ts, window.min_id))
+        # Any direction: a message id names one copy, received or sent.
+        filters = Filters(window.since_ts, window.min_id, direction="all")
+        found = await self._store.index.visible(identity, message_id, filters)
         if found is None:
             raise NotFound("no such message")
         return found
@@ -249,7 +262,45 @@ class Inbox:
         if mark_seen and not summary.seen:  # a durable (fsync'd) write only the first time
             await self._store.marks.set_seen(identity, summary.message_key, True)
             summary = _with_seen(summary, True)
-        return FullMessage(summary, parsed)
+        deliveries: tuple[DeliveryState, ...] = ()
+        if summary.direction == "sent":
+            deliveries = tuple(await self._store.outbox.deliveries(identity.id, summary.message_key))
+        return FullMessage(summary, parsed, deliveries)
+
+    # --- threads ----------------------------------------------------------------------
+
+    async def threads(
+        self, identity: Identity, *, limit: int, before: str | None = None
+    ) -> tuple[list[ThreadSummary], str | None]:
+        """A page of `identity`'s threads, latest activity first, and the `before` of the next page."""
+        self._check_index()
+        window = self.window(identity)
+        filters = Filters(window.since_ts, window.min_id, direction="all")
+        limit = min(max(limit, 1), MAX_PAGE)
+        rows = await self._store.index.threads(identity, filters, limit=limit + 1, before=_thread_cursor(before))
+        more = len(rows) > limit
+        rows = rows[:limit]
+        last = rows[-1] if more else None
+        return rows, None if last is None else f"{last.last_ts!r}~{last.thread_id}"
+
+    async def thread(self, identity: Identity, thread_id: str) -> tuple[ThreadSummary, list[Summary]]:
+        """One of `identity`'s threads and its visible messages, oldest first; NotFound when it has none."""
+        self._check_index()
+        window = self.window(identity)
+        filters = Filters(window.since_ts, window.min_id, direction="all", thread_id=thread_id)
+        messages = await self._store.index.thread(identity, thread_id, filters)
+        if not messages:
+            raise NotFound("no such thread")
+        people: dict[str, None] = {}
+        for m in messages:
+            people.update(dict.fromkeys(addresses_in(m.from_header)))
+            people.update(dict.fromkeys(m.to))
+        unseen = sum(1 for m in messages if m.direction == "received" and not m.seen)
+        first = messages[0]
+        summary = ThreadSummary(
+            thread_id, first.subject, tuple(people), len(messages), unseen, max(m.received_ts for m in messages)
+        )
+        return summary, messages
 
     async def raw(self, identity: Identity, message_id: str, *, summary: Summary | None = None) -> bytes:
         """The message as stored in the mailbox."""
@@ -283,6 +334,20 @@ class Inbox:
         # Only what really left the mailbox: an id of an older UIDVALIDITY waits for the
         # reconcile, and the deleter's mark must outlive it.
         await self._store.marks.retire(await self._store.index.remove(removed))
+
+
+def _thread_cursor(before: str | None) -> tuple[float, str] | None:
+    """The (last activity, thread id) a `before` value names; InvalidInput for anything else."""
+    if before is None:
+        return None
+    ts, sep, thread_id = before.partition("~")
+    try:
+        value = float(ts)
+    except ValueError:
+        value = math.nan
+    if not sep or not thread_id or not math.isfinite(value):
+        raise InvalidInput("before is not a thread cursor (pass the `next_before` of the previous page)")
+    return value, thread_id
 
 
 def _with_seen(summary: Summary, seen: bool) -> Summary:

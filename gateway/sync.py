@@ -26,11 +26,12 @@ from gateway.mail.keys import message_key_of
 from gateway.mail.models import Code, Link
 from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
+from gateway.mail.threads import thread_keys
 from gateway.memory import release_after_big, tune_allocator
 from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
 
-__all__ = ["Sync", "build_record"]
+__all__ = ["Sync", "build_record", "sent_grant"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,18 @@ local source never calls for one itself, so a failed first build would stay rebu
 FAILING_AFTER: Final = 3  # catch-ups failed in a row before /health reports the sync failing
 COSTLY_RETRY_DELAYS: Final = (1.0, 4.0)
 """Seconds before each new try at a costly copy that failed; after the last, a catch-up retries it."""
+
+
+def sent_grant(sender: str | None, *, catchall: str) -> frozenset[str]:
+    """Who sees a copy from the Sent folder: its sender, when that is an address at our domain. Pure.
+
+    Only the gateway writes to Sent, so its From is the identity that sent it; its To and Cc
+    name the recipients, who see their own delivered copies, never this one.
+    """
+    domain = catchall.rpartition("@")[2].lower()
+    if sender is None or sender == catchall.lower() or sender.rpartition("@")[2] != domain:
+        return frozenset()
+    return frozenset({sender})
 
 
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
@@ -82,6 +95,10 @@ def _build(
     else:
         codes, links = extract(parsed)
         extracted = (tuple(codes), tuple(links))
+    if stored.sent:
+        grants = sent_grant(parsed.from_address, catchall=catchall)
+    else:
+        grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
     record = CopyRecord(
         copy_id=stored.id,
         received_ts=stored.received_ts,
@@ -91,9 +108,11 @@ def _build(
         to=parsed.to,
         subject=parsed.subject.replace("\x00", "\ufffd"),
         message_key=message_key_of(parsed, stored.raw),
-        grants=granted_addresses(raw_headers(stored.raw), catchall=catchall),
+        grants=grants,
         codes=extracted[0],
         links=extracted[1],
+        direction="sent" if stored.sent else "received",
+        thread=thread_keys(parsed),
     )
     return record, _Shared(body, parsed.subject, extracted)
 

@@ -5,7 +5,7 @@ The structs themselves live in :mod:`gateway.wire`, shared with the client and a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Final
@@ -15,7 +15,9 @@ from litestar.openapi import ResponseSpec
 
 from gateway import wire
 from gateway.inbox import FullMessage, Page
-from gateway.store import ApiToken, Identity, Summary
+from gateway.outbound.sending import Sent
+from gateway.store import ApiToken, Identity, Summary, ThreadSummary
+from gateway.store.outbox import DeliveryState
 
 __all__ = [
     "AUTHENTICATED_ERRORS",
@@ -26,7 +28,10 @@ __all__ = [
     "message",
     "message_page",
     "message_page_after",
+    "send_result",
     "summary",
+    "thread",
+    "thread_summary",
 ]
 
 _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
@@ -38,8 +43,11 @@ _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
         404: "`not_found`: no such identity, message, cursor or token on a path the token may use.",
         408: "`timeout`: nothing matching arrived before the wait's `timeout`; wait again.",
         409: "`conflict`: the name is taken, or still quarantined after a deletion.",
-        413: "`too_large`: the request body is over 64 KiB.",
-        422: "`invalid_local_part`: the local part is malformed or reserved (`detail` says which rule).",
+        413: "`too_large`: the request body is over its limit (64 KiB; mail to send: the message size limit).",
+        422: "`invalid_local_part`: the local part is malformed or reserved (`detail` says which rule);"
+        " `invalid_mail`: mail to send that cannot be built as asked (a line break in a field, not one plain"
+        " address); `recipient_refused`: a recipient out of the identity's send scope, or no relay (nothing"
+        " was sent).",
         429: "`rate_limited`: too many open waits and streams, or unknown tokens from this address; retry after"
         " `Retry-After` seconds (also `retry_after_sec`).",
         503: "`mail_unavailable`, `store_unavailable`, `index_rebuilding` (retry after `Retry-After` seconds, also"
@@ -57,15 +65,19 @@ def error_responses(*statuses: int, authenticated: bool = True) -> dict[int, Res
 
 
 def identity_info(identity: Identity) -> wire.IdentityInfo:
-    return wire.IdentityInfo(identity.address, identity.created_at, identity.expires_at, identity.label)
+    return wire.IdentityInfo(
+        identity.address, identity.created_at, identity.expires_at, identity.label, identity.send_scope
+    )
 
 
 def created_identity(identity: Identity, token: str) -> wire.CreatedIdentity:
-    return wire.CreatedIdentity(identity.address, token, identity.created_at, identity.expires_at, identity.label)
+    return wire.CreatedIdentity(
+        identity.address, token, identity.created_at, identity.expires_at, identity.label, identity.send_scope
+    )
 
 
 def api_token(token: ApiToken) -> wire.ApiToken:
-    return wire.ApiToken(token.id, "provision", token.label, token.created_at)
+    return wire.ApiToken(token.id, "provision", token.label, token.created_at, token.send)
 
 
 def summary(s: Summary) -> wire.Summary:
@@ -79,7 +91,14 @@ def summary(s: Summary) -> wire.Summary:
         seen=s.seen,
         codes=[wire.Code(c.value, c.context, c.source) for c in s.codes],
         links=[wire.Link(link.url, link.context, link.source) for link in s.links],
+        direction=s.direction,
+        thread_id=s.thread_id,
     )
+
+
+def delivery(d: DeliveryState) -> wire.Delivery:
+    status = "queued" if d.status == "pending" else d.status  # a local copy not yet written
+    return wire.Delivery(d.address, status, d.detail, d.attempts, datetime.fromtimestamp(d.updated_ts, UTC))
 
 
 def message(m: FullMessage) -> wire.Message:
@@ -91,6 +110,7 @@ def message(m: FullMessage) -> wire.Message:
         html=p.html,
         attachments=[wire.Attachment(a.filename, a.content_type, a.size) for a in p.attachments],
         truncated=p.truncated,
+        delivery=[delivery(d) for d in m.deliveries],
     )
 
 
@@ -100,3 +120,22 @@ def message_page(page: Page) -> wire.MessagePage:
 
 def message_page_after(page: Page) -> wire.MessagePageAfter:
     return wire.MessagePageAfter([summary(s) for s in page.summaries], page.next_after_id)
+
+
+def send_result(sent: Sent) -> wire.SendResult:
+    return wire.SendResult(sent.id, sent.message_id, sent.thread_id, list(sent.accepted), [])
+
+
+def thread_summary(t: ThreadSummary) -> wire.ThreadSummary:
+    return wire.ThreadSummary(
+        t.thread_id,
+        t.subject,
+        list(t.participants),
+        t.message_count,
+        t.unseen_count,
+        datetime.fromtimestamp(t.last_ts, UTC),
+    )
+
+
+def thread(t: ThreadSummary, messages: Sequence[Summary]) -> wire.Thread:
+    return wire.Thread(t.thread_id, t.subject, list(t.participants), [summary(s) for s in messages])

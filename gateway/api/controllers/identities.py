@@ -47,18 +47,27 @@ class IdentityController(Controller):
         omitted; 422 when malformed or reserved, 409 when taken or still quarantined after a
         deletion), `ttl_seconds` (1 to 10 years; the identity
         expires then; none: it lives until deleted), `label` (up to 200 characters, for people),
-        `force` (admin only: re-create a quarantined name; it still never sees earlier mail).
+        `force` (admin only: re-create a quarantined name; it still never sees earlier mail),
+        `send` (whom it may mail: `none`, `local` (the default: addresses at this gateway's domain,
+        agent to agent) or `any` (through the relay; only the admin or a provisioner created with
+        `send: "any"` may grant it, else 403)).
         The identity sees only mail received from now on.
         """
         principal = request.user
         if data.force and principal.kind != "admin":
             raise Forbidden("only the admin may force a quarantined name")
+        scope = data.send or "local"
+        if scope == "any" and principal.send != "any":
+            raise Forbidden(
+                'only the admin, or a provisioner token created with send "any", may create such an identity'
+            )
         identity, token = await store.identities.create(
             data.local_part,
             ttl_seconds=data.ttl_seconds,
             label=data.label,
             created_by=principal.token_id if principal.kind == "provisioner" else None,
             force=data.force,
+            send_scope=scope,
             fence=await inbox.fence(),  # taken first: nothing arriving after creation is hidden
         )
         return schemas.created_identity(identity, token)

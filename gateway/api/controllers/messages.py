@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, Literal
 
 from litestar import Controller, Request, Response, delete, get, patch
 from litestar.di import NamedDependency, Provide
@@ -51,17 +51,22 @@ class MessageController(Controller):
         since: Annotated[datetime | None, QueryParameter(description=SINCE)] = None,
         sender: Annotated[str | None, QueryParameter(name="from", max_length=256, description=FROM)] = None,
         subject: Annotated[str | None, QueryParameter(max_length=256, description=SUBJECT)] = None,
+        direction: Annotated[
+            Literal["received", "sent", "all"],
+            QueryParameter(description="`received` (the default), `sent` (mail this identity sent) or `all`."),
+        ] = "received",
     ) -> wire.MessagePage | wire.MessagePageAfter:
         """Summaries of the identity's mail, with the codes and links found in each.
 
         The admin or the identity's own token. Newest first, paged by `before_id` (pass the
         answer's `next_before_id`, null on the last page); or, with `after_id`, oldest first after
-        that message, paged by `next_after_id`. Filters combine: `since`, `from`, `subject`.
+        that message, paged by `next_after_id`. Filters combine: `since`, `from`, `subject`,
+        `direction` (received mail by default; `sent` lists what the identity sent, `all` both).
         Listing marks nothing seen. 404 for an unknown identity or cursor.
         """
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
-        query = ListQuery(limit, before_id, after_id, since, sender, subject)
+        query = ListQuery(limit, before_id, after_id, since, sender, subject, direction)
         page = await inbox.listing(identity, query)
         return schemas.message_page_after(page) if after_id is not None else schemas.message_page(page)
 

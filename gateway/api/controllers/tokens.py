@@ -35,10 +35,11 @@ class TokenController(Controller):
 
         Admin token. A provisioner creates identities and lists, rotates and deletes only those it
         created; it never reads mail. Body: `scope` (always `provision`), `label` (optional, up to
-        200 characters).
+        200 characters), `send` (`local`, the default, or `any`: it may then create identities
+        that send beyond this gateway's domain).
         """
-        record, token = await store.tokens.create_provisioner(data.label)
-        return wire.CreatedApiToken(record.id, "provision", token, record.label, record.created_at)
+        record, token = await store.tokens.create_provisioner(data.label, send=data.send)
+        return wire.CreatedApiToken(record.id, "provision", token, record.label, record.created_at, record.send)
 
     @get(
         "/",

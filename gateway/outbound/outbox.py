@@ -1,0 +1,225 @@
+"""Sending: an identity's mail checked, built, made durable, delivered locally at once, relayed with retries.
+
+One outbox entry in the store is the unit of work and its idempotency key. A send writes it
+first, then does its steps — local copies into the catch-all (`source.deliver`), the sender's
+copy into the Sent folder (`source.keep_sent`), the relay for other domains — recording each
+as done. What a crash (or an unreachable mailbox or relay) interrupts, the worker finishes
+from the entry, after a restart too. A step repeated after a crash between doing it and
+recording it stores a second copy of the same message (same Message-ID and body): readers see
+one message, since the index keys copies by message. The relay is retried on the schedule of
+`gateway.outbound.schedule`; a recipient it refuses for good, or one still failing after it, is
+recorded `failed` with the relay's answer, readable on the sent message.
+
+Whom an identity reaches is its send scope: `none`, `local` (addresses at our domain: agents
+mailing agents) or `any` (needs a relay). A request with any recipient out of reach sends
+nothing (RecipientRefused), so an agent never has to work out who got a partial send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from gateway.mail.compose import Outgoing, new_message_id
+from gateway.outbound.relay import RelayConfig, RelayResult, relay
+from gateway.outbound.schedule import next_attempt
+from gateway.store.outbox import DeliveryState, OutboxEntry
+
+from gateway.errors import Forbidden, RecipientRefused, SourceUnavailable, TooManyAttempts
+from gateway.mail.keys import message_key
+from gateway.sources.base import MailSource
+from gateway.store import Identity, Store
+
+__all__ = ["Outbox", "Submitted"]
+
+log = logging.getLogger(__name__)
+
+SEND_WINDOW: Final = 3600.0  # the rate limit counts sends in the last hour
+LEASE: Final = 300.0  # seconds a worker holds an entry it works on (longer than one relay attempt)
+IDLE_CHECK: Final = 5.0  # the worker looks for due work at least this often
+BATCH: Final = 8  # entries claimed at once
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """What a send did: the sent copy's id (None until the mailbox tells it) and its recipients."""
+
+    copy_id: str | None
+    message_id: str
+    message_key: str
+    accepted: tuple[str, ...]
+
+
+class Outbox:
+    """Sends for identities and finishes what was sent; one per gateway process."""
+
+    def __init__(
+        self,
+        store: Store,
+        source: MailSource,
+        *,
+        domain: str,
+        relay_config: RelayConfig | None,
+        per_hour: int,
+        max_bytes: int,
+        clock: Callable[[], float],
+    ) -> None:
+        self._store = store
+        self._source = source
+        self._domain = domain
+        self._relay = relay_config
+        self._per_hour = per_hour
+        self._max_bytes = max_bytes
+        self._clock = clock
+        self._due = asyncio.Event()  # new work: look now
+
+    def new_message_id(self) -> str:
+        """A fresh Message-ID at our domain."""
+        return new_message_id(self._domain, secrets.token_hex(12))
+
+    def reach(self, identity: Identity, recipients: Sequence[str]) -> list[tuple[str, str]]:
+        """(address, reason) for every recipient `identity` may not send to; empty when all are in reach."""
+        refused = []
+        for address in recipients:
+            local = address.rpartition("@")[2] == self._domain
+            if identity.send_scope == "none":
+                refused.append((address, "this identity may not send mail (its send scope is none)"))
+            elif not local and identity.send_scope == "local":
+                refused.append((address, f"this identity may only send to addresses at {self._domain}"))
+            elif not local and self._relay is None:
+                refused.append((address, "no relay is configured for other domains (AGENTMAIL_RELAY_URL)"))
+        return refused
+
+    async def submit(self, identity: Identity, outgoing: Outgoing) -> Submitted:
+        """Send `outgoing` from `identity`: all recipients in reach or nothing; durable before it returns."""
+        refused = self.reach(identity, outgoing.recipients)
+        if refused:
+            listed = "; ".join(f"{address}: {reason}" for address, reason in refused)
+            raise RecipientRefused(f"nothing was sent; refused recipients: {listed}", tuple(refused))
+        if self._per_hour <= 0:
+            raise Forbidden("sending is turned off on this gateway (AGENTMAIL_SEND_PER_HOUR=0)")
+        wait = await self._store.limits.acquire(f"send:{identity.id}", limit=self._per_hour, window=SEND_WINDOW)
+        if wait is not None:
+            raise TooManyAttempts(
+                f"{identity.address} sent {self._per_hour} messages in the last hour; retry in {wait} s",
+                retry_after=wait,
+            )
+        local = tuple(a for a in outgoing.recipients if a.rpartition("@")[2] == self._domain)
+        remote = tuple(a for a in outgoing.recipients if a not in local)
+        entry = OutboxEntry(
+            id=secrets.token_hex(16),
+            identity_id=identity.id,
+            sender=identity.address,
+            message_key=message_key(outgoing.raw, max_bytes=self._max_bytes),
+            message_id=outgoing.message_id,
+            raw=outgoing.raw,
+            sent_copy=outgoing.sent_copy,
+            local=local,
+            remote=remote,
+            created_ts=self._clock(),
+            next_ts=self._clock(),
+        )
+        await self._store.outbox.put(entry)
+        log.info(
+            "sent %s from %s to %d local and %d remote recipients: %s",
+            outgoing.message_id,
+            identity.address,
+            len(local),
+            len(remote),
+            ", ".join(outgoing.recipients),
+        )
+        copy_id = None
+        try:
+            copy_id = await self._local_steps(entry)
+        except SourceUnavailable as exc:
+            log.warning("the mailbox is away (%s): %s is delivered once it is back", exc, outgoing.message_id)
+        if remote:
+            self._due.set()
+        return Submitted(copy_id, outgoing.message_id, entry.message_key, outgoing.recipients)
+
+    async def _local_steps(self, entry: OutboxEntry) -> str | None:
+        """Deliver the local copies and keep the sent copy, each recorded once done; the sent copy's id."""
+        if not entry.local_done:
+            if entry.local:
+                await self._source.deliver(entry.raw, entry.local)
+            now = self._clock()
+            states = [DeliveryState(a, "delivered", None, 1, now) for a in entry.local]
+            await self._store.outbox.record(entry.id, local_done=True, results=states)
+        copy_id = None
+        if not entry.copy_done:
+            copy_id = await self._source.keep_sent(entry.sent_copy)
+            await self._store.outbox.record(entry.id, copy_done=True)
+        return copy_id
+
+    async def run(self) -> None:
+        """Finish every entry's due steps, now and whenever one is due, until cancelled."""
+        while True:
+            try:
+                worked = await self._work_once()
+            except Exception:
+                log.exception("the outbox worker failed; trying again shortly")
+                worked = False
+            if worked:
+                continue
+            self._due.clear()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(IDLE_CHECK):
+                    await self._due.wait()
+
+    async def _work_once(self) -> bool:
+        """Claim due entries and work on them; whether there were any."""
+        entries = await self._store.outbox.claim(now=self._clock(), lease=LEASE, limit=BATCH)
+        for entry in entries:
+            try:
+                await self._finish(entry)
+            except SourceUnavailable as exc:
+                log.warning("outbox entry of %s waits for the mailbox (%s)", entry.message_id, exc)
+                await self._store.outbox.record(entry.id, next_ts=self._clock() + IDLE_CHECK)
+        return bool(entries)
+
+    async def _finish(self, entry: OutboxEntry) -> None:
+        await self._local_steps(entry)
+        if not entry.remote:
+            return
+        states = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
+        queued = [s.address for s in states if s.status == "queued" and s.address in entry.remote]
+        if not queued:
+            await self._store.outbox.record(entry.id)
+            return
+        if entry.next_ts > self._clock():
+            await self._store.outbox.record(entry.id)  # claimed for the local steps only
+            return
+        if self._relay is None:
+            results = [RelayResult(a, False, True, "no relay is configured (AGENTMAIL_RELAY_URL)") for a in queued]
+        else:
+            results = await relay(
+                self._relay, envelope_from=entry.sender, recipients=queued, raw=entry.raw, helo=self._domain
+            )
+        await self._record_relay(entry, results)
+
+    async def _record_relay(self, entry: OutboxEntry, results: Sequence[RelayResult]) -> None:
+        now = self._clock()
+        attempts = entry.attempts + 1
+        retry_at = next_attempt(attempts, entry.created_ts, now, jitter=random.random())  # noqa: S311 - spreads retries
+        states = []
+        for result in results:
+            if result.ok:
+                status = "relayed"
+            elif result.temporary and retry_at is not None:
+                status = "queued"
+            else:
+                status = "failed"
+            detail = result.detail
+            if not result.ok and result.temporary and retry_at is None:
+                detail = f"gave up after retrying for a day: {result.detail}"
+            states.append(DeliveryState(result.address, status, detail, attempts, now))
+            log.info("relay of %s to %s: %s (%s)", entry.message_id, result.address, status, result.detail)
+        await self._store.outbox.record(
+            entry.id, results=states, attempts=attempts, next_ts=retry_at if retry_at is not None else now
+        )

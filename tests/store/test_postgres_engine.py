@@ -137,9 +137,21 @@ async def test_an_incomplete_schema_is_refused(postgres_dsn: str, started: Any) 
     store = _open(postgres_dsn)
     await started(store)
     await store.engine.close()
-    await _run(postgres_dsn, "DROP TABLE gone")
-    with pytest.raises(StoreError, match="lacks the tables gone"):
+    await _run(postgres_dsn, "DROP TABLE claims")
+    with pytest.raises(StoreError, match="lacks the tables claims"):
         await _open(postgres_dsn).engine.start()
+
+
+async def test_an_incomplete_index_is_made_again(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    await store.index.set_meta("source_generation", "g")
+    await store.engine.close()
+    await _run(postgres_dsn, "DROP TABLE threads")  # a cache: never a reason to refuse
+    again = _open(postgres_dsn)
+    await started(again)
+    assert await again.index.get_meta("source_generation") is None
+    assert "threads" in await _tables(postgres_dsn)
 
 
 async def test_index_tables_of_another_version_are_made_again_empty_and_the_rest_kept(

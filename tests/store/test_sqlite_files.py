@@ -133,8 +133,21 @@ async def test_a_corrupt_or_outdated_index_is_rebuilt_empty(open_store: StoreFac
     assert await store.index.get_meta("schema_version") == str(INDEX_VERSION)
 
 
+def _to_version_4(path: Path) -> None:
+    """Rewrite a current store as version 4 kept it: no send scopes, no outbox."""
+    _run(
+        path,
+        "ALTER TABLE identities DROP COLUMN send_scope",
+        "ALTER TABLE tokens DROP COLUMN send",
+        "DROP TABLE deliveries",
+        "DROP TABLE outbox",
+        "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
+    )
+
+
 def _to_version_3(path: Path) -> None:
     """Rewrite a current store as version 3 kept it: marks.message_id, no claims or rate events."""
+    _to_version_4(path)
     _run(
         path,
         "ALTER TABLE marks RENAME COLUMN message_key TO message_id",

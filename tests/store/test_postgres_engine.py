@@ -295,3 +295,28 @@ async def test_filters_match_wildcards_literally_and_survive_nul(postgres_dsn: s
     assert [s.id for s in await store.index.listing(identity, Filters(0, subject="_"), limit=9)] == ["m1"]
     (nul,) = await store.index.listing(identity, Filters(0, sender="bad"), limit=9)
     assert nul.from_header == "bad\ufffdsender@y.test" and nul.to == ("a\x00b",)
+
+
+async def test_a_version_1_store_upgrades_to_send_scopes_and_an_outbox(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    alice, token = await store.identities.create("alice", send_scope="any")
+    _, secret = await store.tokens.create_provisioner("ci", send="any")
+    await store.engine.close()
+    # The schema as version 1 made it.
+    await _run(
+        postgres_dsn,
+        "DROP TABLE deliveries",
+        "DROP TABLE outbox",
+        "ALTER TABLE identities DROP COLUMN send_scope",
+        "ALTER TABLE tokens DROP COLUMN send",
+        "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+    )
+    again = _open(postgres_dsn)
+    await started(again)
+    assert await _rows(postgres_dsn, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
+    upgraded = (await again.tokens.authenticate(token)).identity
+    assert upgraded is not None and upgraded.id == alice.id and upgraded.send_scope == "local"
+    assert (await again.tokens.authenticate(secret)).send == "local"
+    assert await again.outbox.pending() == 0
+    assert {"outbox", "deliveries"} <= await _tables(postgres_dsn)

@@ -162,6 +162,7 @@ async def test_an_unknown_send_scope_is_invalid_input(store: Store) -> None:
 
 async def test_provisioners_carry_their_send_scope_into_the_principal(store: Store, clock: Clock) -> None:
     narrow, narrow_token = await store.tokens.create_provisioner("ci")
+    clock.now += 1  # listed oldest first
     wide, wide_token = await store.tokens.create_provisioner("relay", send="any")
     assert (narrow.send, wide.send) == ("local", "any")
     assert [(t.id, t.send) for t in await store.tokens.list_provisioners()] == [(narrow.id, "local"), (wide.id, "any")]

@@ -15,6 +15,7 @@ MIME boundaries are derived from the Message-ID, so the same inputs give the sam
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import html as html_lib
 import re
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from email import policy as email_policy
 from email.generator import BytesGenerator
-from email.headerregistry import Address
 from email.message import EmailMessage, Message, MIMEPart
 from email.parser import BytesFeedParser
 from email.utils import format_datetime
@@ -70,6 +70,8 @@ MAX_FORWARD_DEPTH: Final = 10
 """MIME nesting followed in a forwarded original (as `gateway.mail.parse.MAX_MIME_DEPTH`)."""
 MAX_FORWARD_PARTS: Final = 500
 """MIME parts read in a forwarded original (as `gateway.mail.parse.MAX_MIME_PARTS`)."""
+_MAX_FORWARD_FIELDS: Final = 20_000
+_MAX_FORWARD_WORK: Final = 4_000_000  # lines x open boundaries; a 25 MB mail with 3 levels is about 2M
 MAX_ID_CHARS: Final = 250
 """Longest Message-ID we write or carry: it then always fits one header line without encoding."""
 
@@ -78,6 +80,8 @@ MAX_ID_CHARS: Final = 250
 # words (the stdlib would turn a long References line into encoded words, breaking threads).
 _POLICY: Final = email_policy.SMTP.clone(cte_type="7bit", refold_source="none")
 _LINE: Final = 78
+_WORD_BYTES: Final = 45  # per encoded word: "=?utf-8?b?" + 60 base64 characters + "?=" is 72 columns
+_PHRASE: Final = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?: [A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*")
 _T = TypeVar("_T")
 
 _ATEXT: Final = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]"
@@ -103,13 +107,17 @@ _RESERVED_HEADERS: Final = GRANTING_HEADERS | {
     "resent-cc",
     "resent-bcc",
 }
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _LINE_BREAKS: Final = frozenset("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
-# Prefixes as mail clients write them (threads.py strips the same words, and more): a reply's
-# or a forward's own prefixes are folded into one, list tags kept.
+# Reply and forward prefixes as mail clients write them (threads.py strips the same words): the
+# leading run of them and of list tags folds into one "Re: " or "Fwd: ", list tags kept once.
+# "Fwd: Re: x" answered is "Re: x": no prefix is ever stacked on another.
 _COUNTER: Final = r"\s*(?:\[\d{1,4}\]|\^\d{1,4}|\(\d{1,4}\))?\s*[:\uff1a]\s*"
-_REPLY_PREFIX: Final = re.compile(rf"^\s*(?:re|aw|sv|antw|vs|ref|rif|odp|回复|答复|回覆){_COUNTER}", re.IGNORECASE)
-_FORWARD_PREFIX: Final = re.compile(rf"^\s*(?:fwd?|fw|wg|tr|rv|enc|doorst|vl|转发|轉寄){_COUNTER}", re.IGNORECASE)
+_PREFIX: Final = re.compile(
+    rf"^\s*(?:re|aw|sv|antw|vs|ref|rif|odp|回复|答复|回覆|fwd?|fw|wg|tr|rv|enc|doorst|vl|转发|轉寄){_COUNTER}",
+    re.IGNORECASE,
+)
 _LIST_TAG: Final = re.compile(r"^\s*(\[[^\[\]]{1,64}\])\s*")
 _MAX_PREFIXES: Final = 64  # bounded: hostile subjects stack thousands
 
@@ -172,13 +180,13 @@ def new_message_id(domain: str, unique: str) -> str:
 
 
 def reply_subject(subject: str) -> str:
-    """`Re: ` once before `subject`: its reply prefixes (any language) folded into it, list tags kept."""
-    return _prefixed("Re:", _REPLY_PREFIX, subject)
+    """`Re: ` once before `subject`: its reply and forward prefixes (any language) folded into it, list tags kept."""
+    return _prefixed("Re:", subject)
 
 
 def forward_subject(subject: str) -> str:
-    """`Fwd: ` once before `subject`: its forward prefixes (`Fwd`, `FW`, `WG`, `TR`, ...) folded into it."""
-    return _prefixed("Fwd:", _FORWARD_PREFIX, subject)
+    """`Fwd: ` once before `subject`: its forward and reply prefixes (`FW`, `WG`, `TR`, `Re`, ...) folded into it."""
+    return _prefixed("Fwd:", subject)
 
 
 def compose(
@@ -221,8 +229,8 @@ def compose(
         raise ComposeError("a message needs text or html")
     _check_subject(subject)
     if from_name is not None:
+        _check_line(from_name, "from_name", tabs=False)  # before strip(): "\r\n" is no empty name
         from_name = from_name.strip()
-        _check_line(from_name, "from_name", tabs=False)
         if len(from_name) > MAX_FROM_NAME_CHARS:
             raise ComposeError(f"from_name is longer than {MAX_FROM_NAME_CHARS} characters")
     reply_addr = None if reply_to is None else _address(reply_to, "reply_to")
@@ -240,7 +248,7 @@ def compose(
     files = _files(attachments, max_bytes)
 
     root = EmailMessage(policy=_POLICY)
-    root["From"] = Address(display_name=from_name or "", addr_spec=sender_addr)
+    root.set_raw("From", _mailbox(from_name or "", sender_addr))
     if to_list:
         root["To"] = ", ".join(to_list)
     if cc_list:
@@ -300,7 +308,12 @@ def reply(
         primary = addresses_in(reply_to) if reply_to else []
         if not primary and original.from_address:
             primary = [original.from_address]
-    others = [*original.to, *original.cc] if reply_all else []
+    for address in primary:
+        if not _sendable(address):
+            raise ComposeError("the original's sender address cannot be replied to: it is not one plain ASCII address")
+    # Reply-all leaves out the original's other addresses we cannot write (SMTPUTF8, malformed):
+    # the answer's `accepted` list shows who got it.
+    others = [a for a in (*original.to, *original.cc) if _sendable(a)] if reply_all else []
     to = [a for a in dict.fromkeys(primary) if a != me]
     cc = [a for a in dict.fromkeys(others) if a != me and a not in to]
     if not to and not cc:
@@ -399,6 +412,12 @@ def _address(value: str, field: str) -> str:
     return addr
 
 
+def _sendable(address: str) -> bool:
+    """Whether `address` passes `_address` (one plain ASCII dot-atom addr-spec)."""
+    normalized = normalize_address(address) if address.isascii() else None
+    return normalized is not None and _ADDR_SPEC.fullmatch(normalized) is not None
+
+
 def _bad_char(value: str, *, tabs: bool) -> str | None:
     """What is wrong with a header value's characters, or None."""
     for ch in value:
@@ -427,7 +446,7 @@ def _check_subject(subject: str) -> None:
 def _check_body(body: str, field: str) -> None:
     if "\x00" in body:
         raise ComposeError(f"{field} holds a NUL character")
-    if any(unicodedata.category(ch) == "Cs" for ch in body if "\ud800" <= ch <= "\udfff"):
+    if _SURROGATE.search(body):
         raise ComposeError(f"{field} holds an unpaired surrogate")
 
 
@@ -597,6 +616,39 @@ def _with_bcc(raw: bytes, bcc: tuple[str, ...]) -> bytes:
     return raw[:end] + field + raw[end:]
 
 
+def _mailbox(name: str, addr: str) -> str:
+    """`name <addr>` folded under 78 columns: a plain or quoted name when it fits, else RFC 2047 words.
+
+    Written here, not by the stdlib: its folder drops the space where it splits a display name
+    between two encoded words (RFC 2047 §6.2 then joins the words), changing the name.
+    """
+    if not name:
+        return addr
+    if name.isascii() and name.isprintable() and "=?" not in name:
+        plain = _PHRASE.fullmatch(name) is not None
+        phrase = name if plain else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if len("From: ") + len(phrase) + len(addr) + 3 <= _LINE:
+            return f"{phrase} <{addr}>"
+    # Encoded words of whole characters (at most 45 UTF-8 bytes, 72 columns each), one per line:
+    # decoders join adjacent words, so every space of the name is inside a word and kept.
+    words: list[bytes] = []
+    chunk = b""
+    for ch in name:
+        encoded = ch.encode()
+        if len(chunk) + len(encoded) > _WORD_BYTES:
+            words.append(chunk)
+            chunk = b""
+        chunk += encoded
+    words.append(chunk)
+    lines = [f"=?utf-8?b?{base64.b64encode(word).decode()}?=" for word in words]
+    last = len(lines[-1]) + (len("From: ") if len(lines) == 1 else 1)
+    if last + len(addr) + 3 <= _LINE:
+        lines[-1] += f" <{addr}>"
+    else:
+        lines.append(f"<{addr}>")
+    return "\r\n ".join(lines)
+
+
 def _fold_ids(ids: list[str]) -> str:
     """Message-IDs as one field value, folded between ids under 78 columns where they fit."""
     lines: list[str] = []
@@ -622,23 +674,24 @@ def _capped(chain: list[str]) -> list[str]:
 # --- subjects, quotes, originals --------------------------------------------------------------
 
 
-def _prefixed(prefix: str, pattern: re.Pattern[str], subject: str) -> str:
-    """`prefix` + `subject` without its leading `pattern` prefixes; list tags among them kept once."""
+def _prefixed(prefix: str, subject: str) -> str:
+    """`prefix` + `subject` without its leading reply/forward prefixes; list tags among them kept once.
+
+    Only the leading run of prefixes and list tags is read: "[dev] Re: [dev] FW: x" gives
+    "Re: [dev] x", "[dev] x" gives "Re: [dev] x"; a repeated tag is kept once (so applying it twice
+    changes nothing).
+    """
     rest = subject
     tags: list[str] = []
     for _ in range(_MAX_PREFIXES):
-        stripped = pattern.sub("", rest, count=1)
-        tag = _LIST_TAG.match(stripped)
-        if tag is not None:
-            # A list tag is kept only when a prefix follows it: "[dev] x" stays as it is.
-            after = tag.group(0)
-            if pattern.match(stripped[len(after) :]):
-                if tag.group(1) not in tags:
-                    tags.append(tag.group(1))
-                stripped = stripped[len(after) :]
-        if stripped == rest:
-            break
-        rest = stripped
+        match = _PREFIX.match(rest)
+        if match is None:
+            match = _LIST_TAG.match(rest)
+            if match is None:
+                break
+            if match.group(1) not in tags:
+                tags.append(match.group(1))
+        rest = rest[match.end() :]
     return " ".join([prefix, *tags, rest.strip()]).rstrip()
 
 
@@ -742,9 +795,13 @@ def _original_files(raw: bytes, max_bytes: int) -> list[OutgoingFile]:
 
 
 class _Counted(Message):
-    """A compat32 part that counts itself: the parse stops past MAX_FORWARD_PARTS."""
+    """A compat32 part that counts parts and fields: the parse stops past its bounds.
+
+    The parser scans the enclosing part's fields once per sub-part: parts times fields is its cost.
+    """
 
     parts = 0  # per parse: _parse_bounded makes a fresh subclass
+    fields = 0
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -753,9 +810,22 @@ class _Counted(Message):
         if cls.parts > MAX_FORWARD_PARTS:
             raise ComposeError(f"the original has more than {MAX_FORWARD_PARTS} MIME parts to forward")
 
+    def set_raw(self, name: str, value: str) -> None:
+        """Store a field, counting it."""
+        cls = type(self)
+        cls.fields += 1
+        if cls.fields > _MAX_FORWARD_FIELDS:
+            raise ComposeError("the original has too many header fields to forward")
+        super().set_raw(name, value)
+
 
 def _parse_bounded(raw: bytes) -> Message:
-    counter = type("_Counter", (_Counted,), {"parts": 0})
+    """The stdlib's compat32 tree of `raw`, or `ComposeError` when reading it would cost too much."""
+    lines = max(raw.count(b"\n"), raw.count(b"\r"))
+    # The feed parser tries every line against each open boundary (as gateway.mail.parse counts).
+    if lines * (2 + raw.lower().count(b"boundary")) > _MAX_FORWARD_WORK:
+        raise ComposeError("the original's MIME structure is too complex to forward")
+    counter = type("_Counter", (_Counted,), {"parts": 0, "fields": 0})
     parser = BytesFeedParser(_factory=counter, policy=email_policy.compat32)
     try:
         parser.feed(raw)

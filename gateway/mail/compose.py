@@ -209,6 +209,8 @@ def compose(
     max_bytes: int | None = None,
 ) -> Outgoing:
     """Check every part and build the message; `ComposeError` (or `TooLarge`) when a part cannot go."""
+    if any(isinstance(values, str) for values in (to, cc, bcc)):
+        raise ComposeError("to, cc and bcc are lists of addresses")  # a str is a Sequence too
     if len(to) + len(cc) + len(bcc) > MAX_RECIPIENTS:
         raise ComposeError(f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
     sender_addr = _address(sender, "sender")
@@ -250,18 +252,18 @@ def compose(
     root = EmailMessage(policy=_POLICY)
     root.set_raw("From", _mailbox(from_name or "", sender_addr))
     if to_list:
-        root["To"] = ", ".join(to_list)
+        root.set_raw("To", _folded("To", to_list, ","))
     if cc_list:
-        root["Cc"] = ", ".join(cc_list)
+        root.set_raw("Cc", _folded("Cc", cc_list, ","))
     root["Subject"] = subject
     root.set_raw("Date", format_datetime(date))
     root.set_raw("Message-ID", message_id)
     if in_reply_to is not None:
         root.set_raw("In-Reply-To", in_reply_to)
     if references:
-        root.set_raw("References", _fold_ids(_capped(list(dict.fromkeys(references)))))
+        root.set_raw("References", _folded("References", _capped(list(dict.fromkeys(references)))))
     if reply_addr is not None:
-        root["Reply-To"] = reply_addr
+        root.set_raw("Reply-To", reply_addr)
     for name, value in extra:
         root[name] = value
     raw = _build(root, text, html, files, message_id)
@@ -310,7 +312,7 @@ def reply(
             primary = [original.from_address]
     for address in primary:
         if not _sendable(address):
-            raise ComposeError("the original's sender address cannot be replied to: it is not one plain ASCII address")
+            raise ComposeError("the original's address to reply to is not one plain ASCII address")
     # Reply-all leaves out the original's other addresses we cannot write (SMTPUTF8, malformed):
     # the answer's `accepted` list shows who got it.
     others = [a for a in (*original.to, *original.cc) if _sendable(a)] if reply_all else []
@@ -609,9 +611,7 @@ def _with_bcc(raw: bytes, bcc: tuple[str, ...]) -> bytes:
     """`raw` with a Bcc field at the end of its header block; the body bytes untouched."""
     if not bcc:
         return raw
-    holder = EmailMessage(policy=_POLICY)
-    holder["Bcc"] = ", ".join(bcc)
-    field = _bytes(holder).removesuffix(b"\r\n")  # the field, without the empty line after it
+    field = f"Bcc: {_folded('Bcc', bcc, ',')}\r\n".encode()
     end = raw.index(b"\r\n\r\n") + 2
     return raw[:end] + field + raw[end:]
 
@@ -649,17 +649,22 @@ def _mailbox(name: str, addr: str) -> str:
     return "\r\n ".join(lines)
 
 
-def _fold_ids(ids: list[str]) -> str:
-    """Message-IDs as one field value, folded between ids under 78 columns where they fit."""
+def _folded(name: str, items: Sequence[str], separator: str = "") -> str:
+    """`items` as one field value, folded between items so lines stay within 78 columns where they fit.
+
+    Written here for addresses and Message-IDs: the stdlib's address folder can overshoot by a
+    column, and it turns a long Message-ID into encoded words (which breaks threading).
+    """
     lines: list[str] = []
     current = ""
-    width = len("References: ")
-    for msg_id in ids:
-        if current and width + len(current) + 1 + len(msg_id) > _LINE:
+    width = len(name) + 2  # "Name: "
+    for index, item in enumerate(items):
+        piece = item + (separator if index < len(items) - 1 else "")
+        if current and width + len(current) + 1 + len(piece) > _LINE:
             lines.append(current)
-            current, width = msg_id, 1
+            current, width = piece, 1
         else:
-            current = f"{current} {msg_id}" if current else msg_id
+            current = f"{current} {piece}" if current else piece
     lines.append(current)
     return "\r\n ".join(lines)
 

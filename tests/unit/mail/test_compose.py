@@ -329,6 +329,32 @@ def test_an_error_never_echoes_the_value() -> None:
         assert SECRET not in str(caught.value)
 
 
+ATEXT = "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+/=?^_`{|}~-"
+dot_atoms = st.lists(st.text(ATEXT, min_size=1, max_size=8), min_size=1, max_size=3).map(".".join)
+plain_addresses = st.builds(
+    lambda local, labels: f"{local}@{'.'.join(labels)}",
+    dot_atoms.filter(lambda s: "=?" not in s),
+    st.lists(st.text("abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=10), min_size=1, max_size=3),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(to=st.lists(plain_addresses, min_size=1, max_size=25, unique=True), cc=st.lists(plain_addresses, max_size=5))
+def test_every_plain_address_reaches_the_headers_as_written(to: list[str], cc: list[str]) -> None:
+    out = build(to=to, cc=cc)
+    assert_wire_shape(out.raw)
+    cc_kept = tuple(dict.fromkeys(a for a in cc if a not in to))
+    assert out.to == tuple(to) and out.cc == cc_kept
+    ours = parse_message(out.raw)
+    assert (ours.to, ours.cc) == (tuple(to), cc_kept)
+    assert [a.addr_spec for a in stdlib(out.raw)["To"].addresses] == to
+
+
+def test_a_single_string_is_not_a_list_of_addresses() -> None:
+    with pytest.raises(ComposeError, match="lists of addresses"):
+        build(to="bob@example.org")
+
+
 def test_recipient_count_bounds_and_duplicates() -> None:
     with pytest.raises(ComposeError, match="at least one recipient"):
         build(to=[])
@@ -725,7 +751,7 @@ def test_reply_to_an_unwritable_sender_is_refused_and_reply_all_skips_such_other
     utf8 = b"From: jos\xc3\xa9@example.org\r\nTo: agent@agents.test\r\nMessage-ID: <o@x.test>\r\n\r\nhi\r\n"
     parsed = parse_message(utf8)
     assert parsed.from_address == "josé@example.org"
-    with pytest.raises(ComposeError, match="sender address cannot be replied to"):
+    with pytest.raises(ComposeError, match="address to reply to is not one plain ASCII"):
         do_reply(parsed)
     _, parsed = original(to=f"{ME}, josé@example.org", cc=None)
     assert do_reply(parsed, reply_all=True).recipients == ("alice@example.org",)

@@ -358,6 +358,8 @@ def _clean(text: str) -> str:
 
 def _connection_error(where: str, exc: BaseException, timeout: float) -> str:
     """What went wrong with the connection, in words an operator can act on (never a traceback)."""
+    if isinstance(exc, smtplib.SMTPServerDisconnected) and isinstance(exc.__context__, OSError):
+        exc = exc.__context__  # smtplib reports a timeout or reset while reading a reply as a disconnect
     if isinstance(exc, TimeoutError):
         text = f"relay {where} did not answer within {timeout:g} s"
     elif isinstance(exc, ConnectionRefusedError):

@@ -9,6 +9,7 @@ certificate from `make_certificates`.
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 import subprocess
 import threading
@@ -99,12 +100,13 @@ class CaptureHandler:
             return list(self.messages)
 
 
-class _Controller(Controller):  # type: ignore[misc]
+class _Controller(Controller):
     """aiosmtpd's Controller, but port 0 works: the real port is read back before the first connection."""
 
     def _trigger_server(self) -> None:
+        assert isinstance(self.server, asyncio.Server)
         self.port = self.server.sockets[0].getsockname()[1]
-        super()._trigger_server()
+        super()._trigger_server()  # type: ignore[no-untyped-call]
 
 
 class CaptureServer:

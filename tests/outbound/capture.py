@@ -53,6 +53,8 @@ class CaptureHandler:
     """Recipient (lowercase) → answer to its RCPT TO; others are accepted."""
     data_reply: str | None = None
     """Answer after the message data; None accepts and records it."""
+    hangup_at_rcpt: set[str] = field(default_factory=set)
+    """Recipients (lowercase) at whose RCPT TO the server answers 421 and closes the connection."""
     messages: list[Captured] = field(default_factory=list)
     _changed: threading.Condition = field(default_factory=threading.Condition)
 
@@ -64,6 +66,9 @@ class CaptureHandler:
         return "250 OK"
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
+        if address.lower() in self.hangup_at_rcpt:
+            server.transport.close()
+            return "421 4.3.0 closing"
         reply = self.rcpt_replies.get(address.lower())
         if reply is not None:
             return reply

@@ -155,6 +155,21 @@ async def test_a_refused_message_applies_to_every_accepted_recipient(
     assert results["gone@external.test"].detail == "550 5.1.1 No such user"
 
 
+async def test_a_connection_lost_mid_transaction_fails_the_rest_temporarily(capture: CaptureServer) -> None:
+    capture.handler.rcpt_replies["gone@external.test"] = "550 5.1.1 No such user"
+    capture.handler.hangup_at_rcpt.add("drop@external.test")
+    order = ["gone@external.test", "ok@external.test", "drop@external.test", "never@external.test"]
+    results = by_address(await send(loopback(capture.port), order))
+    assert (results["gone@external.test"].temporary, results["gone@external.test"].detail) == (
+        False,
+        "550 5.1.1 No such user",
+    )
+    for address in order[1:]:  # accepted before, refused by the hang-up, or never asked: all retried
+        assert (results[address].ok, results[address].temporary) == (False, True), address
+    assert results["never@external.test"].detail == f"relay 127.0.0.1:{capture.port} closed the connection"
+    assert capture.handler.messages == []
+
+
 async def test_a_relay_that_is_down_fails_everyone_temporarily() -> None:
     server = CaptureServer()
     server.start()

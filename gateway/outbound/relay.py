@@ -175,6 +175,8 @@ async def relay(
     final reply waits up to DATA_DONE_TIMEOUT). Never raises for anything the relay or the
     network does: every failure is a result.
     """
+    if isinstance(recipients, str):
+        raise TypeError("recipients is a sequence of addresses, not one string")
     unique = list(dict.fromkeys(recipients))
     if not unique:
         return []

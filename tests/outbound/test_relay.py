@@ -94,6 +94,11 @@ async def test_a_recipient_given_twice_is_sent_once(capture: CaptureServer) -> N
     assert capture.handler.wait_for(1)[0].rcpt_tos == ("a@external.test", "b@external.test")
 
 
+async def test_one_string_for_the_recipients_is_a_caller_bug() -> None:
+    with pytest.raises(TypeError, match="not one string"):
+        await send(loopback(9), "a@external.test")  # type: ignore[arg-type]
+
+
 async def test_no_recipients_means_no_connection() -> None:
     # Port 9 on loopback: nothing listens there; a connection attempt would fail the result.
     assert await send(loopback(9), []) == []

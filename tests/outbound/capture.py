@@ -53,6 +53,8 @@ class CaptureHandler:
     """Recipient (lowercase) → answer to its RCPT TO; others are accepted."""
     data_reply: str | None = None
     """Answer after the message data; None accepts and records it."""
+    data_delay: float = 0.0
+    """Seconds to think before answering the message data (a slow content filter, say)."""
     hangup_at_rcpt: set[str] = field(default_factory=set)
     """Recipients (lowercase) at whose RCPT TO the server answers 421 and closes the connection."""
     messages: list[Captured] = field(default_factory=list)
@@ -76,6 +78,8 @@ class CaptureHandler:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if self.data_delay:
+            await asyncio.sleep(self.data_delay)
         if self.data_reply is not None:
             return self.data_reply
         login = session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None

@@ -202,6 +202,14 @@ async def test_a_relay_that_never_answers_times_out_temporarily() -> None:
     assert results[0].detail == f"relay 127.0.0.1:{port} did not answer within 0.3 s"
 
 
+async def test_a_slow_final_answer_is_waited_for_not_taken_for_a_failure(capture: CaptureServer) -> None:
+    # Giving up after the body was sent would make the outbox send it again: a duplicate.
+    capture.handler.data_delay = 1.0
+    (result,) = await send(loopback(capture.port), ["a@external.test"], t=0.3)
+    assert result.ok, result.detail
+    assert len(capture.handler.wait_for(1)) == 1
+
+
 # -- what a detail may hold --------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "DETAIL_MAX_CHARS",
     "RelayConfig",
     "RelayResult",
+    "is_loopback",
     "parse_relay_url",
     "relay",
 ]

@@ -31,7 +31,7 @@ from email.utils import format_datetime
 from io import BytesIO
 from typing import Final, TypeVar
 
-from gateway.errors import InvalidInput, TooLarge
+from gateway.errors import InvalidMail, TooLarge
 from gateway.mail.models import ParsedMessage
 from gateway.mail.recipients import GRANTING_HEADERS, addresses_in, normalize_address
 from gateway.mail.render import visible_text
@@ -134,7 +134,7 @@ _EXTENSIONS: Final = {
 }
 
 
-class ComposeError(InvalidInput):
+class ComposeError(InvalidMail):
     """A value that cannot go into a mail as given; the message names the field, never its value."""
 
 

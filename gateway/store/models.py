@@ -206,6 +206,9 @@ class Filters:
     """Only mail received at or after it (the identity's window, or a later `since`)."""
     min_id: str | None = None
     """Only copies whose ids sort at or after it (an identity's fence)."""
+    sent_since_ts: float = 0.0
+    """Only sent copies received (kept) at or after it: a fence orders the inbox's ids only, so
+    the time rule alone keeps a re-created name from an earlier owner's sent mail."""
     sender: str | None = None
     """Case-insensitive substring of the From header."""
     subject: str | None = None

@@ -677,8 +677,8 @@ class MailStack:
         self._doveadm("mailbox", "metadata", "set", "-u", cfg.user, "-s", "", PUSH_METADATA_KEY, f"user={cfg.user}")
 
     def expunge_all(self) -> None:
-        """Delete every message in the catch-all INBOX."""
-        self._doveadm("expunge", "-u", self.config.user, "mailbox", "INBOX", "all")
+        """Delete every message of the catch-all: INBOX and what the gateway sent (the Sent folder)."""
+        self._doveadm("expunge", "-u", self.config.user, "mailbox", "*", "all")
 
     def message_count(self) -> int:
         """Messages in INBOX right now (over IMAP)."""

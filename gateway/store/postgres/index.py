@@ -46,13 +46,13 @@ _THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {
 # to an address wins).
 _ADD_COPIES: Final = (
     "INSERT INTO copies (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    " message_key, codes_json, links_json, grants_json, direction, participants_json)"
+    " message_key, codes_json, links_json, grants_json, direction, participants_json, depth)"
     " SELECT n.copy_id, n.received_at, n.size, n.from_header, n.to_json, n.subject, n.from_fold, n.subject_fold,"
-    " n.message_key, n.codes_json, n.links_json, n.grants_json, n.direction, n.participants_json"
+    " n.message_key, n.codes_json, n.links_json, n.grants_json, n.direction, n.participants_json, n.depth"
     " FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) WITH ORDINALITY"
-    "  AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    "  message_key, codes_json, links_json, grants_json, direction, participants_json, position)"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int4[])"
+    "  WITH ORDINALITY AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
+    "  message_key, codes_json, links_json, grants_json, direction, participants_json, depth, position)"
     " ORDER BY n.position"
     " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id, seq"
 )
@@ -75,7 +75,7 @@ class PostgresIndex:
     async def add(self, records: Sequence[CopyRecord]) -> None:
         if not records:
             return
-        columns: list[list[object]] = [[] for _ in range(14)]
+        columns: list[list[object]] = [[] for _ in range(15)]
         for r in records:
             row = (
                 r.copy_id,
@@ -92,6 +92,7 @@ class PostgresIndex:
                 encode_json(sorted(r.grants)),
                 r.direction,
                 encode_json(thread_input(r).participants),
+                len(r.thread.references) if r.thread is not None else 0,
             )
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
@@ -243,7 +244,9 @@ class PostgresIndex:
 
     async def thread(self, identity: Identity, thread_id: str, filters: Filters) -> list[Summary]:
         sql, args = self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
-        sql.append("ORDER BY g.received_at ASC, g.seq ASC")
+        # A reply sorts after what it answers when both carry the same second (IMAP's INTERNALDATE),
+        # whatever order a rebuild indexed them in: its chain is longer.
+        sql.append("ORDER BY g.received_at ASC, c.depth ASC, g.seq ASC")
         return [summary_of(r) for r in await self._db.fetchall(" ".join(sql), args)]
 
     def _where(
@@ -260,6 +263,9 @@ class PostgresIndex:
         if filters.min_id is not None:
             sql.append("AND g.origin_id >= %s")  # the fence judges the first granted copy
             args.append(filters.min_id)
+        if filters.sent_since_ts > 0:
+            sql.append("AND (g.direction = 'received' OR g.received_at >= %s)")
+            args.append(filters.sent_since_ts)
         # strpos, not LIKE: the user's text is matched as it is, wildcards and all.
         if filters.sender:
             sql.append("AND strpos(c.from_fold, %s) > 0")

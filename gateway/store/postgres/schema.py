@@ -166,7 +166,8 @@ CREATE TABLE copies (
     links_json text NOT NULL,
     grants_json text NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
     direction text NOT NULL CHECK (direction IN ('received', 'sent')),
-    participants_json text NOT NULL  -- From, To and Cc addresses (what a thread shows of it)
+    participants_json text NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
+    depth integer NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
 );
 CREATE INDEX copies_by_key ON copies (message_key);
 CREATE INDEX copies_by_time ON copies (received_at);

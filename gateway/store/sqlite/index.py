@@ -73,6 +73,7 @@ class SqliteIndex:
                     encode_json(sorted(r.grants)),
                     r.direction,
                     encode_json(thread_input(r).participants),
+                    len(r.thread.references) if r.thread is not None else 0,
                 ),
                 r,
             )
@@ -86,7 +87,7 @@ class SqliteIndex:
                     cur = conn.execute(
                         "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json,"
                         " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json,"
-                        " direction, participants_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " direction, participants_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         copy,
                     )
                     if cur.rowcount == 0:
@@ -249,7 +250,9 @@ class SqliteIndex:
 
     async def thread(self, identity: Identity, thread_id: str, filters: Filters) -> list[Summary]:
         sql, args = self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
-        sql.append("ORDER BY g.received_at ASC, g.seq ASC")
+        # A reply sorts after what it answers when both carry the same second (IMAP's INTERNALDATE),
+        # whatever order a rebuild indexed them in: its chain is longer.
+        sql.append("ORDER BY g.received_at ASC, c.depth ASC, g.seq ASC")
         query = " ".join(sql)
         rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
         return [summary_of(r) for r in rows]
@@ -266,6 +269,9 @@ class SqliteIndex:
         if filters.min_id is not None:
             sql.append("AND g.origin_id >= ?")  # the fence judges the first granted copy
             args.append(filters.min_id)
+        if filters.sent_since_ts > 0:
+            sql.append("AND (g.direction = 'received' OR g.received_at >= ?)")
+            args.append(filters.sent_since_ts)
         if filters.sender:
             sql.append("AND instr(c.from_fold, ?) > 0")
             args.append(filters.sender.casefold())

@@ -187,7 +187,8 @@ CREATE TABLE IF NOT EXISTS {s}.copies (
     links_json TEXT NOT NULL,
     grants_json TEXT NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
     direction TEXT NOT NULL CHECK (direction IN ('received', 'sent')),
-    participants_json TEXT NOT NULL  -- From, To and Cc addresses (what a thread shows of it)
+    participants_json TEXT NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
+    depth INTEGER NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
 );
 CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
 CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);

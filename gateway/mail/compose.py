@@ -230,6 +230,7 @@ def compose(
     if text is None and html is None:
         raise ComposeError("a message needs text or html")
     _check_subject(subject)
+    subject = subject.strip()  # readers drop the spaces around a field's value: say what they will see
     if from_name is not None:
         _check_line(from_name, "from_name", tabs=False)  # before strip(): "\r\n" is no empty name
         from_name = from_name.strip()
@@ -478,7 +479,7 @@ def _extra_headers(headers: Mapping[str, str]) -> list[tuple[str, str]]:
         _check_line(value, f"{field} value", tabs=True)
         if len(value) > 998 - len(name) - 2:
             raise ComposeError(f"{field} value is longer than one header line")
-        kept.append((name, value))
+        kept.append((name, value.strip()))
     return kept
 
 

@@ -160,23 +160,29 @@ def test_ascii_display_name_with_a_comma_is_quoted() -> None:
 def test_long_subjects_fold_under_78_columns_and_round_trip(subject: str) -> None:
     out = build(subject=subject)
     assert_wire_shape(out.raw)
-    assert stdlib(out.raw)["Subject"] == subject
-    assert parse_message(out.raw).subject == " ".join(subject.split()) or subject
+    assert stdlib(out.raw)["Subject"] == subject.strip()
+    assert parse_message(out.raw).subject == subject.strip().replace("\t", " ")  # parse.py reads a tab as a space
 
 
 subjects = st.text(
     st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85"),
     max_size=300,
-).map(lambda s: " ".join(s.split()))
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(subject=subjects, from_name=subjects.map(lambda s: s[:200].strip()))
-def test_any_subject_and_display_name_fold_and_round_trip(subject: str, from_name: str) -> None:
-    out = build(subject=subject, from_name=from_name)
+@given(subject=subjects, from_name=subjects.map(lambda s: s[:200]), value=subjects.map(lambda s: s[:900]))
+def test_any_subject_display_name_and_header_value_fold_and_round_trip(
+    subject: str, from_name: str, value: str
+) -> None:
+    out = build(subject=subject, from_name=from_name, headers={"X-Note": value})
     assert_wire_shape(out.raw)
+    # Readers drop the spaces around a value: the builder strips them, and says so.
+    subject, from_name, value = subject.strip(), from_name.strip(), value.strip()
+    assert out.subject == subject
     parsed = stdlib(out.raw)
     assert str(parsed["Subject"]) == subject
+    assert str(parsed["X-Note"]) == value
     assert parsed["From"].addresses[0].addr_spec == ME
     # The stdlib reads adjacent encoded words in a display name with a space between them
     # (RFC 2047 §6.2 says to drop it): compare it without spaces, and exactly through our parser.
@@ -477,7 +483,7 @@ def test_extra_headers_are_bounded() -> None:
         build(headers={"X-Long": "v" * 995})
     long = build(headers={"X-Long": "v " * 400}).raw
     assert_wire_shape(long)
-    assert stdlib(long)["X-Long"] == "v " * 400
+    assert stdlib(long)["X-Long"] == ("v " * 400).strip()
 
 
 def test_an_extra_header_never_grants() -> None:

@@ -121,6 +121,7 @@ _PREFIX: Final = re.compile(
 _LIST_TAG: Final = re.compile(r"^\s*(\[[^\[\]]{1,64}\])\s*")
 _MAX_PREFIXES: Final = 64  # bounded: hostile subjects stack thousands
 
+_MAIL_TYPES: Final = frozenset({"message/rfc822", "message/global"})
 _EXTENSIONS: Final = {
     "application/pdf": ".pdf",
     "image/png": ".png",
@@ -541,7 +542,10 @@ def _build(root: EmailMessage, text: str | None, html: str | None, files: list[O
         for name, value in top.items():
             message[name] = value
         message.set_payload(top.get_payload())
-        raw = _bytes(message)
+        try:
+            raw = _bytes(message)
+        except Exception as exc:  # the stdlib generator on a part it cannot write: a 4xx, never a 500
+            raise ComposeError("the message cannot be written with these parts") from exc
         if all(_boundary_lines(raw, name) == children + 1 for name, children in boundaries):
             return raw
     raise ComposeError("the body collides with its MIME boundaries")  # pragma: no cover - needs a SHA-256 guess
@@ -577,7 +581,7 @@ def _container(subtype: str, children: list[MIMEPart], boundary: str) -> MIMEPar
 def _file_part(item: OutgoingFile) -> MIMEPart:
     part = MIMEPart(policy=_POLICY)
     maintype, _, subtype = item.content_type.partition("/")
-    if maintype == "message" and _smtp_safe(item.data):
+    if item.content_type in _MAIL_TYPES and _smtp_safe(item.data):
         # RFC 2046 §5.2: an attached message is never base64: carried as it is, CRLF lines.
         data = re.sub(rb"\r?\n", b"\r\n", item.data)
         part["Content-Type"] = item.content_type
@@ -586,7 +590,9 @@ def _file_part(item: OutgoingFile) -> MIMEPart:
         part.set_payload(data.decode("ascii", "surrogateescape"))
         return part
     if maintype == "message":
-        maintype, subtype = "application", "octet-stream"  # not mail-shaped: carried as bytes
+        # Not a mail the stdlib can carry as written (a report, a partial, over-long lines):
+        # the bytes go as a file, exactly.
+        maintype, subtype = "application", "octet-stream"
     part.set_content(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
     return part
 
@@ -773,7 +779,7 @@ def _original_files(raw: bytes, max_bytes: int) -> list[OutgoingFile]:
         attached = name is not None or disposition == "attachment"
         payload = part.get_payload()
         if isinstance(payload, list) and not (content_type.startswith("message/") and attached):
-            if content_type.startswith("message/") and content_type not in ("message/rfc822", "message/global"):
+            if content_type.startswith("message/") and content_type not in _MAIL_TYPES:
                 pass  # a report (delivery-status, ...): one attachment, below
             else:
                 if depth >= MAX_FORWARD_DEPTH:
@@ -847,10 +853,13 @@ def _part_bytes(part: Message, content_type: str) -> bytes:
     payload = part.get_payload()
     if isinstance(payload, list):
         out = BytesIO()
-        for child in payload:
-            if isinstance(child, Message):
-                generator = BytesGenerator(out, mangle_from_=False, policy=email_policy.compat32)
-                generator.flatten(child, linesep="\r\n")
+        try:
+            for child in payload:
+                if isinstance(child, Message):
+                    generator = BytesGenerator(out, mangle_from_=False, policy=email_policy.compat32)
+                    generator.flatten(child, linesep="\r\n")
+        except Exception as exc:  # RecursionError on deep nesting, or a part the generator cannot write
+            raise ComposeError("an attached mail of the original cannot be read to forward it") from exc
         return out.getvalue()
     data: object = _safe(lambda: part.get_payload(decode=True), None)
     return data if isinstance(data, bytes) else b""

@@ -896,3 +896,47 @@ def test_forward_checks_its_recipients_and_note() -> None:
         do_forward(raw, parsed, to=[])
     with pytest.raises(ComposeError, match="NUL"):
         do_forward(raw, parsed, note="a\x00")
+
+
+def test_forward_refuses_hostile_structures_quickly() -> None:
+    deep = b"From: a@b.test\r\n" + b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (i, i) for i in range(60)
+    )
+    too_many_fields = b"From: a@b.test\r\n" + b"X-A: b\r\n" * 30_000 + b"\r\nbody\r\n"
+    for raw, error in ((deep, "too deeply"), (too_many_fields, "too many header fields")):
+        with pytest.raises(ComposeError, match=error):
+            do_forward(raw, parse_message(raw))
+
+
+MIME_PIECES = st.sampled_from(
+    [
+        b"Content-Type: multipart/mixed; boundary=b\r\n",
+        b'Content-Type: multipart/alternative; boundary="c"\r\n',
+        b"Content-Type: message/rfc822\r\n",
+        b"Content-Type: message/delivery-status\r\n",
+        b"Content-Type: text/plain; charset=utf-7\r\n",
+        b"Content-Disposition: attachment; filename*=utf-8''%FF%FE\r\n",
+        b"Content-Disposition: attachment; filename*0*=x'y'%\r\n",
+        b"Content-Transfer-Encoding: base64\r\n",
+        b"Content-Transfer-Encoding: x-uuencode\r\n",
+        b"begin 644 a\r\n",
+        b"\r\n",
+        b"--b\r\n",
+        b"--b--\r\n",
+        b"--c\r\n",
+        b"Subject: \xff\xfe\r\n",
+        b"From: a@b.test\r\n",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw=st.lists(st.one_of(MIME_PIECES, st.binary(max_size=20)), max_size=40).map(b"".join))
+def test_forward_of_any_bytes_builds_or_refuses_cleanly(raw: bytes) -> None:
+    try:
+        out = do_forward(raw, parse_message(raw), max_bytes=10**6)
+    except (ComposeError, TooLarge):
+        return
+    assert b"\n" not in out.raw.replace(b"\r\n", b"") and b"\r" not in out.raw.replace(b"\r\n", b"")
+    assert all(len(line) <= 78 for line in header_block(out.raw).split(b"\r\n"))
+    assert stdlib(out.raw)["Message-ID"] == "<f1@agents.test>"

@@ -4,12 +4,15 @@ Everything a caller gives is checked before anything is built, and a bad value i
 :class:`ComposeError` naming the field (never echoing it): an address that is not one plain
 ASCII addr-spec (international addresses, SMTPUTF8, are not supported), a line break or
 other control character in any header field, an extra header the gateway trusts or stamps.
-A message is never "repaired" into something the caller did not write.
+A bad value is never "repaired" into something the caller did not write (only the spaces
+around a subject or header value go: every reader drops them anyway).
 
 The message is built with the stdlib (``EmailMessage``, ``policy.SMTP``: CRLF, RFC 2047
 encoded words, folding under 78 columns) and is 7-bit clean (text parts go out as 7bit,
 quoted-printable or base64, whichever is shortest), so any relay takes it without 8BITMIME.
-Only an attached mail (``message/*``) with 8-bit bytes is sent ``8bit``, as RFC 2046 requires.
+Only an attached mail (``message/rfc822``) with 8-bit bytes is sent ``8bit``, as RFC 2046
+requires. Addresses, Message-IDs and the From field are folded here, not by the stdlib (see
+:func:`_folded`, :func:`_mailbox`).
 MIME boundaries are derived from the Message-ID, so the same inputs give the same bytes.
 """
 

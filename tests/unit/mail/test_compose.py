@@ -67,15 +67,15 @@ def body_of(raw: bytes) -> bytes:
     return raw[raw.index(b"\r\n\r\n") + 4 :]
 
 
-def assert_wire_shape(raw: bytes) -> None:
-    """CRLF everywhere, no bare CR or LF, 7-bit, header lines within 78 columns, none over 998."""
+def assert_wire_shape(raw: bytes, *, body_lines: int = 78) -> None:
+    """CRLF everywhere, no bare CR or LF, 7-bit, header lines within 78 columns, body lines within `body_lines`."""
     assert b"\n" not in raw.replace(b"\r\n", b""), "bare LF"
     assert b"\r" not in raw.replace(b"\r\n", b""), "bare CR"
     assert raw.isascii()
     for line in header_block(raw).split(b"\r\n"):
         assert len(line) <= 78, line
     for line in raw.split(b"\r\n"):
-        assert len(line) <= 998
+        assert len(line) <= body_lines, line
 
 
 def stdlib(raw: bytes) -> EmailMessage:
@@ -200,6 +200,19 @@ def display_name_of(raw: bytes) -> str:
     if name.startswith('"') and name.endswith('"'):
         return re.sub(r"\\(.)", r"\1", name[1:-1])
     return str(email.header.make_header(email.header.decode_header(name)))
+
+
+FILENAME_CHARS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\x85/\\")
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=st.text(FILENAME_CHARS, min_size=1, max_size=255).filter(lambda n: n.strip() not in ("", ".", "..")))
+def test_any_filename_is_written_per_rfc_2231_and_comes_back(name: str) -> None:
+    out = build(attachments=[OutgoingFile(name, "application/pdf", b"%PDF")])
+    assert_wire_shape(out.raw)  # parameter continuations keep every line within 78 columns
+    (attached,) = stdlib(out.raw).iter_attachments()
+    assert attached.get_filename() == name.strip()
+    assert parse_message(out.raw).attachments[0].filename == name.strip()
 
 
 @settings(max_examples=100, deadline=None)

@@ -312,7 +312,8 @@ def reply(
         primary = list(original.to)
     else:
         reply_to = next((h.value for h in original.headers if h.name.lower() == "reply-to"), None)
-        primary = addresses_in(reply_to) if reply_to else []
+        # A Reply-To naming only the identity itself (or nothing readable) falls back to From.
+        primary = [a for a in (addresses_in(reply_to) if reply_to else []) if a != me]
         if not primary and original.from_address:
             primary = [original.from_address]
     for address in primary:

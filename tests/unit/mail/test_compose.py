@@ -742,6 +742,13 @@ def test_reply_to_is_honoured() -> None:
     assert b"alice@example.org" not in header_block(out.raw)
 
 
+def test_a_reply_to_naming_only_the_identity_falls_back_to_from() -> None:
+    _, parsed = original(extra={"Reply-To": "Agent@Agents.test"})
+    assert do_reply(parsed).to == ("alice@example.org",)
+    _, parsed = original(extra={"Reply-To": "undisclosed-recipients:;"})
+    assert do_reply(parsed).to == ("alice@example.org",)
+
+
 def test_reply_all_adds_to_and_cc_without_the_identity_or_duplicates() -> None:
     _, parsed = original(
         to="AGENT@Agents.Test, bob@example.org, alice@example.org", cc="carol@example.org, Bob@example.org"

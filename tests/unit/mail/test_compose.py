@@ -719,6 +719,27 @@ def test_reply_goes_to_the_sender_with_threading_headers_and_a_quote() -> None:
     )
 
 
+def test_reply_all_header_block_is_exact() -> None:
+    _, parsed = original(extra={"References": "<root@example.org>"})
+    out = do_reply(parsed, reply_all=True, from_name="张三, Agent")
+    assert header_block(out.raw) == (
+        b"From: =?utf-8?b?5byg5LiJLCBBZ2VudA==?= <agent@agents.test>\r\n"
+        b"To: alice@example.org\r\n"
+        b"Cc: bob@example.org, carol@example.org\r\n"
+        b"Subject: Re: Lunch\r\n"
+        b"Date: Wed, 02 Jan 2030 03:04:05 +0000\r\n"
+        b"Message-ID: <r1@agents.test>\r\n"
+        b"In-Reply-To: <orig@example.org>\r\n"
+        b"References: <root@example.org> <orig@example.org>\r\n"
+        b"MIME-Version: 1.0\r\n"
+        b'Content-Type: text/plain; charset="utf-8"\r\n'
+        b"Content-Transfer-Encoding: 7bit\r\n"
+    )
+    (sender,) = stdlib(out.raw)["From"].addresses
+    assert (sender.display_name, sender.addr_spec) == ("张三, Agent", ME)
+    assert parse_message(out.raw).from_header == "张三, Agent <agent@agents.test>"
+
+
 def test_reply_uses_in_reply_to_when_the_original_has_no_references() -> None:
     _, parsed = original(extra={"In-Reply-To": "<parent@example.org>"})
     head = header_block(do_reply(parsed).raw)

@@ -213,24 +213,8 @@ def compose(
     max_bytes: int | None = None,
 ) -> Outgoing:
     """Check every part and build the message; `ComposeError` (or `TooLarge`) when a part cannot go."""
-    if any(isinstance(values, str) for values in (to, cc, bcc)):
-        raise ComposeError("to, cc and bcc are lists of addresses")  # a str is a Sequence too
-    if len(to) + len(cc) + len(bcc) > MAX_RECIPIENTS:
-        raise ComposeError(f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
+    to_list, cc_list, bcc_list = _recipients(to, cc, bcc)
     sender_addr = _address(sender, "sender")
-    seen: set[str] = set()
-    lists: list[tuple[str, ...]] = []
-    for field, values in (("to", to), ("cc", cc), ("bcc", bcc)):
-        kept: list[str] = []
-        for index, value in enumerate(values):
-            addr = _address(value, f"{field}[{index}]")
-            if addr not in seen:  # once, in the first field that names it
-                seen.add(addr)
-                kept.append(addr)
-        lists.append(tuple(kept))
-    to_list, cc_list, bcc_list = lists
-    if not seen:
-        raise ComposeError("at least one recipient is needed in to, cc or bcc")
     if text is None and html is None:
         raise ComposeError("a message needs text or html")
     _check_subject(subject)
@@ -376,6 +360,10 @@ def forward(
 
     A forward starts a new thread: it carries no In-Reply-To or References.
     """
+    _recipients(to, cc, bcc)  # cheap checks before the original is read
+    sender = _address(identity, "identity")
+    if note is not None:
+        _check_body(note, "text")
     if len(original_raw) > max_bytes:
         raise TooLarge(f"the original is {len(original_raw)} bytes, over the limit of {max_bytes}")
     files = _original_files(original_raw, max_bytes)
@@ -388,11 +376,9 @@ def forward(
     if original.cc:
         lines.append(f"Cc: {', '.join(original.cc)}")
     block = "\n".join(lines) + "\n\n" + _clip(_text_of(original), MAX_QUOTED_CHARS, marker="\n[…]")
-    if note is not None:
-        _check_body(note, "text")
     body = f"{note.rstrip()}\n\n{block}" if note and note.strip() else block
     return compose(
-        sender=_address(identity, "identity"),
+        sender=sender,
         from_name=from_name,
         to=to,
         cc=cc,
@@ -418,6 +404,29 @@ def _address(value: str, field: str) -> str:
     if addr is None or not _ADDR_SPEC.fullmatch(addr):
         raise ComposeError(f"{field} is not one plain address")
     return addr
+
+
+def _recipients(
+    to: Sequence[str], cc: Sequence[str], bcc: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """To, Cc and Bcc checked and normalized, each address once (in the first field that names it)."""
+    if any(isinstance(values, str) for values in (to, cc, bcc)):
+        raise ComposeError("to, cc and bcc are lists of addresses")  # a str is a Sequence too
+    if len(to) + len(cc) + len(bcc) > MAX_RECIPIENTS:
+        raise ComposeError(f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
+    seen: set[str] = set()
+    lists: list[tuple[str, ...]] = []
+    for field, values in (("to", to), ("cc", cc), ("bcc", bcc)):
+        kept: list[str] = []
+        for index, value in enumerate(values):
+            addr = _address(value, f"{field}[{index}]")
+            if addr not in seen:
+                seen.add(addr)
+                kept.append(addr)
+        lists.append(tuple(kept))
+    if not seen:
+        raise ComposeError("at least one recipient is needed in to, cc or bcc")
+    return lists[0], lists[1], lists[2]
 
 
 def _sendable(address: str) -> bool:

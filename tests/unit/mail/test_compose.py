@@ -937,6 +937,10 @@ def test_forward_checks_its_recipients_and_note() -> None:
         do_forward(raw, parsed, to=[])
     with pytest.raises(ComposeError, match="NUL"):
         do_forward(raw, parsed, note="a\x00")
+    # Recipients are checked before the original is read: a bad one is named even when the
+    # original could not be forwarded at all.
+    with pytest.raises(ComposeError, match=r"^cc\[0\] "):
+        do_forward(b"\xff" * 100, parsed, cc=["no"], max_bytes=10)
 
 
 def test_forward_refuses_hostile_structures_quickly() -> None:

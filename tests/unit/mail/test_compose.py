@@ -150,10 +150,22 @@ def test_chinese_subject_and_a_display_name_with_a_comma_round_trip() -> None:
     assert ours.date == WHEN
 
 
-def test_ascii_display_name_with_a_comma_is_quoted() -> None:
-    out = build(from_name="Doe, John")
-    assert b'From: "Doe, John" <agent@agents.test>\r\n' in out.raw
+@pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("Agent Smith", b"From: Agent Smith <agent@agents.test>\r\n"),
+        ("Doe, John", b'From: "Doe, John" <agent@agents.test>\r\n'),
+        ('say "hi" \\ bye', b'From: "say \\"hi\\" \\\\ bye" <agent@agents.test>\r\n'),
+        ("ceo@bank.example", b'From: "ceo@bank.example" <agent@agents.test>\r\n'),
+        ("=?utf-8?q?x?=", b"From: =?utf-8?b?PT91dGYtOD9xP3g/PQ==?= <agent@agents.test>\r\n"),
+    ],
+)
+def test_display_names_are_written_exactly(name: str, field: bytes) -> None:
+    out = build(from_name=name)
+    assert field in out.raw
+    assert display_name_of(out.raw) == name
     assert parse_message(out.raw).from_address == ME
+    assert [a.addr_spec for a in stdlib(out.raw)["From"].addresses] == [ME]
 
 
 @pytest.mark.parametrize("subject", [CHINESE * 4, "x" * 500, "word " * 150, "Ünïcødé " * 60, "a\tb"])

@@ -9,7 +9,8 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     class                    code                   HTTP  meaning
     GatewayError             error                  500   (base; never raised itself)
     ├── InvalidInput         invalid_request        400   malformed or invalid input
-    │   └── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
+    │   ├── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
+    │   └── ComposeError     invalid_message        422   a mail that cannot be built as given (header injection, ...)
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
     ├── NotFound             not_found              404   no such identity, message or token
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 __all__ = [
     "ClientGone",
+    "ComposeError",
     "Conflict",
     "Forbidden",
     "GatewayError",
@@ -69,6 +71,12 @@ class InvalidName(InvalidInput):
     """A local part that breaks the naming rules or is reserved."""
 
     code = "invalid_local_part"
+
+
+class ComposeError(InvalidInput):
+    """A mail to send that cannot be built as given; the detail names the field, never its value."""
+
+    code = "invalid_message"
 
 
 class Unauthorized(GatewayError):

@@ -20,6 +20,7 @@ from litestar.types import ExceptionHandlersMap
 
 from gateway.errors import (
     ClientGone,
+    ComposeError,
     Conflict,
     Forbidden,
     GatewayError,
@@ -61,6 +62,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         GatewayError: 500,
         InvalidInput: 400,
         InvalidName: 422,  # well-formed JSON, but the name breaks the naming rules
+        ComposeError: 422,  # well-formed JSON, but no mail can be built from it (header injection, ...)
         Unauthorized: 401,
         Forbidden: 403,
         NotFound: 404,

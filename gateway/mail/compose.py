@@ -34,7 +34,7 @@ from email.utils import format_datetime
 from io import BytesIO
 from typing import Final, TypeVar
 
-from gateway.errors import InvalidInput, TooLarge
+from gateway.errors import ComposeError, TooLarge
 from gateway.mail.models import ParsedMessage
 from gateway.mail.recipients import GRANTING_HEADERS, addresses_in, normalize_address
 from gateway.mail.render import visible_text
@@ -136,10 +136,6 @@ _EXTENSIONS: Final = {
     "text/calendar": ".ics",
     "message/rfc822": ".eml",
 }
-
-
-class ComposeError(InvalidInput):
-    """A value that cannot go into a mail as given; the message names the field, never its value."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from litestar.types import ExceptionHandler, ExceptionHandlersMap
 from gateway.api.exceptions import http_status
 from gateway.errors import (
     ClientGone,
+    ComposeError,
     Conflict,
     Forbidden,
     GatewayError,
@@ -52,6 +53,7 @@ _TITLES: Final[Mapping[type[GatewayError], str]] = MappingProxyType(
         GatewayError: "Something went wrong",
         InvalidInput: "Bad request",
         InvalidName: "Not a valid name",
+        ComposeError: "Not a valid message",
         Unauthorized: "Not logged in",
         Forbidden: "Not allowed",
         NotFound: "Not found",

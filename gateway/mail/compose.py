@@ -4,12 +4,15 @@ Everything a caller gives is checked before anything is built, and a bad value i
 :class:`ComposeError` naming the field (never echoing it): an address that is not one plain
 ASCII addr-spec (international addresses, SMTPUTF8, are not supported), a line break or
 other control character in any header field, an extra header the gateway trusts or stamps.
-A message is never "repaired" into something the caller did not write.
+A bad value is never "repaired" into something the caller did not write (only the spaces
+around a subject or header value go: every reader drops them anyway).
 
 The message is built with the stdlib (``EmailMessage``, ``policy.SMTP``: CRLF, RFC 2047
 encoded words, folding under 78 columns) and is 7-bit clean (text parts go out as 7bit,
 quoted-printable or base64, whichever is shortest), so any relay takes it without 8BITMIME.
-Only an attached mail (``message/*``) with 8-bit bytes is sent ``8bit``, as RFC 2046 requires.
+Only an attached mail (``message/rfc822``) with 8-bit bytes is sent ``8bit``, as RFC 2046
+requires. Addresses, Message-IDs and the From field are folded here, not by the stdlib (see
+:func:`_folded`, :func:`_mailbox`).
 MIME boundaries are derived from the Message-ID, so the same inputs give the same bytes.
 """
 
@@ -121,6 +124,7 @@ _PREFIX: Final = re.compile(
 _LIST_TAG: Final = re.compile(r"^\s*(\[[^\[\]]{1,64}\])\s*")
 _MAX_PREFIXES: Final = 64  # bounded: hostile subjects stack thousands
 
+_MAIL_TYPES: Final = frozenset({"message/rfc822", "message/global"})
 _EXTENSIONS: Final = {
     "application/pdf": ".pdf",
     "image/png": ".png",
@@ -134,8 +138,8 @@ _EXTENSIONS: Final = {
 }
 
 
-class ComposeError(InvalidMail):
-    """A value that cannot go into a mail as given; the message names the field, never its value."""
+ComposeError = InvalidMail
+"""A value that cannot go into a mail as given (422 `invalid_mail`); the message names the field, never its value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,27 +213,12 @@ def compose(
     max_bytes: int | None = None,
 ) -> Outgoing:
     """Check every part and build the message; `ComposeError` (or `TooLarge`) when a part cannot go."""
-    if any(isinstance(values, str) for values in (to, cc, bcc)):
-        raise ComposeError("to, cc and bcc are lists of addresses")  # a str is a Sequence too
-    if len(to) + len(cc) + len(bcc) > MAX_RECIPIENTS:
-        raise ComposeError(f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
+    to_list, cc_list, bcc_list = _recipients(to, cc, bcc)
     sender_addr = _address(sender, "sender")
-    seen: set[str] = set()
-    lists: list[tuple[str, ...]] = []
-    for field, values in (("to", to), ("cc", cc), ("bcc", bcc)):
-        kept: list[str] = []
-        for index, value in enumerate(values):
-            addr = _address(value, f"{field}[{index}]")
-            if addr not in seen:  # once, in the first field that names it
-                seen.add(addr)
-                kept.append(addr)
-        lists.append(tuple(kept))
-    to_list, cc_list, bcc_list = lists
-    if not seen:
-        raise ComposeError("at least one recipient is needed in to, cc or bcc")
     if text is None and html is None:
         raise ComposeError("a message needs text or html")
     _check_subject(subject)
+    subject = subject.strip()  # readers drop the spaces around a field's value: say what they will see
     if from_name is not None:
         _check_line(from_name, "from_name", tabs=False)  # before strip(): "\r\n" is no empty name
         from_name = from_name.strip()
@@ -307,7 +296,8 @@ def reply(
         primary = list(original.to)
     else:
         reply_to = next((h.value for h in original.headers if h.name.lower() == "reply-to"), None)
-        primary = addresses_in(reply_to) if reply_to else []
+        # A Reply-To naming only the identity itself (or nothing readable) falls back to From.
+        primary = [a for a in (addresses_in(reply_to) if reply_to else []) if a != me]
         if not primary and original.from_address:
             primary = [original.from_address]
     for address in primary:
@@ -370,6 +360,10 @@ def forward(
 
     A forward starts a new thread: it carries no In-Reply-To or References.
     """
+    _recipients(to, cc, bcc)  # cheap checks before the original is read
+    sender = _address(identity, "identity")
+    if note is not None:
+        _check_body(note, "text")
     if len(original_raw) > max_bytes:
         raise TooLarge(f"the original is {len(original_raw)} bytes, over the limit of {max_bytes}")
     files = _original_files(original_raw, max_bytes)
@@ -382,11 +376,9 @@ def forward(
     if original.cc:
         lines.append(f"Cc: {', '.join(original.cc)}")
     block = "\n".join(lines) + "\n\n" + _clip(_text_of(original), MAX_QUOTED_CHARS, marker="\n[…]")
-    if note is not None:
-        _check_body(note, "text")
     body = f"{note.rstrip()}\n\n{block}" if note and note.strip() else block
     return compose(
-        sender=_address(identity, "identity"),
+        sender=sender,
         from_name=from_name,
         to=to,
         cc=cc,
@@ -412,6 +404,29 @@ def _address(value: str, field: str) -> str:
     if addr is None or not _ADDR_SPEC.fullmatch(addr):
         raise ComposeError(f"{field} is not one plain address")
     return addr
+
+
+def _recipients(
+    to: Sequence[str], cc: Sequence[str], bcc: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """To, Cc and Bcc checked and normalized, each address once (in the first field that names it)."""
+    if any(isinstance(values, str) for values in (to, cc, bcc)):
+        raise ComposeError("to, cc and bcc are lists of addresses")  # a str is a Sequence too
+    if len(to) + len(cc) + len(bcc) > MAX_RECIPIENTS:
+        raise ComposeError(f"at most {MAX_RECIPIENTS} recipients in to, cc and bcc together")
+    seen: set[str] = set()
+    lists: list[tuple[str, ...]] = []
+    for field, values in (("to", to), ("cc", cc), ("bcc", bcc)):
+        kept: list[str] = []
+        for index, value in enumerate(values):
+            addr = _address(value, f"{field}[{index}]")
+            if addr not in seen:
+                seen.add(addr)
+                kept.append(addr)
+        lists.append(tuple(kept))
+    if not seen:
+        raise ComposeError("at least one recipient is needed in to, cc or bcc")
+    return lists[0], lists[1], lists[2]
 
 
 def _sendable(address: str) -> bool:
@@ -478,7 +493,7 @@ def _extra_headers(headers: Mapping[str, str]) -> list[tuple[str, str]]:
         _check_line(value, f"{field} value", tabs=True)
         if len(value) > 998 - len(name) - 2:
             raise ComposeError(f"{field} value is longer than one header line")
-        kept.append((name, value))
+        kept.append((name, value.strip()))
     return kept
 
 
@@ -540,7 +555,10 @@ def _build(root: EmailMessage, text: str | None, html: str | None, files: list[O
         for name, value in top.items():
             message[name] = value
         message.set_payload(top.get_payload())
-        raw = _bytes(message)
+        try:
+            raw = _bytes(message)
+        except Exception as exc:  # the stdlib generator on a part it cannot write: a 4xx, never a 500
+            raise ComposeError("the message cannot be written with these parts") from exc
         if all(_boundary_lines(raw, name) == children + 1 for name, children in boundaries):
             return raw
     raise ComposeError("the body collides with its MIME boundaries")  # pragma: no cover - needs a SHA-256 guess
@@ -576,7 +594,7 @@ def _container(subtype: str, children: list[MIMEPart], boundary: str) -> MIMEPar
 def _file_part(item: OutgoingFile) -> MIMEPart:
     part = MIMEPart(policy=_POLICY)
     maintype, _, subtype = item.content_type.partition("/")
-    if maintype == "message" and _smtp_safe(item.data):
+    if item.content_type in _MAIL_TYPES and _smtp_safe(item.data):
         # RFC 2046 §5.2: an attached message is never base64: carried as it is, CRLF lines.
         data = re.sub(rb"\r?\n", b"\r\n", item.data)
         part["Content-Type"] = item.content_type
@@ -585,7 +603,9 @@ def _file_part(item: OutgoingFile) -> MIMEPart:
         part.set_payload(data.decode("ascii", "surrogateescape"))
         return part
     if maintype == "message":
-        maintype, subtype = "application", "octet-stream"  # not mail-shaped: carried as bytes
+        # Not a mail the stdlib can carry as written (a report, a partial, over-long lines):
+        # the bytes go as a file, exactly.
+        maintype, subtype = "application", "octet-stream"
     part.set_content(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
     return part
 
@@ -772,7 +792,7 @@ def _original_files(raw: bytes, max_bytes: int) -> list[OutgoingFile]:
         attached = name is not None or disposition == "attachment"
         payload = part.get_payload()
         if isinstance(payload, list) and not (content_type.startswith("message/") and attached):
-            if content_type.startswith("message/") and content_type not in ("message/rfc822", "message/global"):
+            if content_type.startswith("message/") and content_type not in _MAIL_TYPES:
                 pass  # a report (delivery-status, ...): one attachment, below
             else:
                 if depth >= MAX_FORWARD_DEPTH:
@@ -846,10 +866,13 @@ def _part_bytes(part: Message, content_type: str) -> bytes:
     payload = part.get_payload()
     if isinstance(payload, list):
         out = BytesIO()
-        for child in payload:
-            if isinstance(child, Message):
-                generator = BytesGenerator(out, mangle_from_=False, policy=email_policy.compat32)
-                generator.flatten(child, linesep="\r\n")
+        try:
+            for child in payload:
+                if isinstance(child, Message):
+                    generator = BytesGenerator(out, mangle_from_=False, policy=email_policy.compat32)
+                    generator.flatten(child, linesep="\r\n")
+        except Exception as exc:  # RecursionError on deep nesting, or a part the generator cannot write
+            raise ComposeError("an attached mail of the original cannot be read to forward it") from exc
         return out.getvalue()
     data: object = _safe(lambda: part.get_payload(decode=True), None)
     return data if isinstance(data, bytes) else b""

@@ -175,6 +175,14 @@ class Settings:
     send_per_hour: int = field(
         default=20, metadata=_doc("Messages one identity may send per hour, counted in the store (0: sending off).")
     )
+    relay_retry_first: float = field(
+        default=30.0,
+        metadata=_doc(
+            "Wait before the first retry of a relay that failed temporarily (e.g. 30s); each later wait"
+            " doubles, up to an hour, for a day.",
+            kind="duration",
+        ),
+    )
     imap_host: str = field(
         default="", metadata=_doc("Dovecot host; setting it selects the imap source instead of the embedded one.")
     )
@@ -352,6 +360,8 @@ def _validate(s: Settings) -> None:
     if s.database_url is not None and not s.database_url.reveal().startswith(("postgresql://", "postgres://")):
         # The URL may hold a password: the message never shows the value.
         raise bad("database_url", "***", "must start with postgresql:// or postgres://")
+    if not s.relay_retry_first > 0:
+        raise bad("relay_retry_first", s.relay_retry_first, "must be more than 0 seconds")
     if s.send_per_hour < 0:
         raise bad("send_per_hour", s.send_per_hour, "must not be negative (0 turns sending off)")
     if s.relay_url is not None:

@@ -30,7 +30,7 @@ from gateway.errors import Forbidden, RecipientRefused, SourceUnavailable, TooMa
 from gateway.mail.compose import Outgoing, new_message_id
 from gateway.mail.keys import message_key
 from gateway.outbound.relay import RelayConfig, RelayResult, relay
-from gateway.outbound.schedule import next_attempt
+from gateway.outbound.schedule import FIRST_DELAY, next_attempt
 from gateway.sources.base import MailSource
 from gateway.store import Identity, Store
 from gateway.store.outbox import DeliveryState, OutboxEntry
@@ -68,6 +68,7 @@ class Outbox:
         per_hour: int,
         max_bytes: int,
         clock: Callable[[], float],
+        retry_first: float = FIRST_DELAY,
     ) -> None:
         self._store = store
         self._source = source
@@ -76,6 +77,7 @@ class Outbox:
         self._per_hour = per_hour
         self._max_bytes = max_bytes
         self._clock = clock
+        self._retry_first = retry_first
         self._due = asyncio.Event()  # new work: look now
 
     def new_message_id(self) -> str:
@@ -205,7 +207,8 @@ class Outbox:
             )
         now = self._clock()
         attempts = entry.attempts + 1
-        retry_at = next_attempt(attempts, entry.created_ts, now, jitter=random.random())  # noqa: S311 - spreads retries
+        jitter = random.random()  # noqa: S311 - spreads retries, secures nothing
+        retry_at = next_attempt(attempts, entry.created_ts, now, jitter=jitter, first=self._retry_first)
         for result in results:
             status: Literal["relayed", "queued", "failed"]
             if result.ok:

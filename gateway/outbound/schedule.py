@@ -21,9 +21,12 @@ JITTER_SHARE: Final = 0.1
 _MAX_DOUBLINGS: Final = 20  # 30 s * 2**20 is far past MAX_DELAY; stops the power from growing unbounded
 
 
-def next_attempt(attempts: int, created_ts: float, now: float, *, jitter: float) -> float | None:
+def next_attempt(
+    attempts: int, created_ts: float, now: float, *, jitter: float, first: float = FIRST_DELAY
+) -> float | None:
     """When to try again after `attempts` failed attempts (at least 1), or None: 24 h have passed, give up.
 
+    `first` is the wait after the first failure (AGENTMAIL_RELAY_RETRY_FIRST).
     `jitter` in [0, 1] (e.g. `random.random()`) shortens the wait by up to JITTER_SHARE. The
     result lies in (now, now + MAX_DELAY] and never past the 24 h mark, so the last attempt
     happens at that mark and the one after it gives up.
@@ -35,5 +38,7 @@ def next_attempt(attempts: int, created_ts: float, now: float, *, jitter: float)
     deadline = created_ts + GIVE_UP_AFTER
     if now >= deadline:
         return None
-    step = min(FIRST_DELAY * 2.0 ** min(attempts - 1, _MAX_DOUBLINGS), MAX_DELAY)
+    if not first > 0:
+        raise ValueError(f"first must be positive, not {first}")
+    step = min(first * 2.0 ** min(attempts - 1, _MAX_DOUBLINGS), MAX_DELAY)
     return min(now + step * (1.0 - JITTER_SHARE * jitter), deadline)

@@ -292,7 +292,7 @@ class Inbox:
         more = len(rows) > limit
         rows = rows[:limit]
         last = rows[-1] if more else None
-        return rows, None if last is None else f"{last.last_ts!r}~{last.thread_id}"
+        return rows, None if last is None else f"{last.last_ts!r}~{last.last_seq}"
 
     async def thread(self, identity: Identity, thread_id: str) -> tuple[ThreadSummary, list[Summary]]:
         """One of `identity`'s threads and its visible messages, oldest first; NotFound when it has none."""
@@ -347,18 +347,18 @@ class Inbox:
         await self._store.marks.retire(await self._store.index.remove(removed))
 
 
-def _thread_cursor(before: str | None) -> tuple[float, str] | None:
-    """The (last activity, thread id) a `before` value names; InvalidInput for anything else."""
+def _thread_cursor(before: str | None) -> tuple[float, int] | None:
+    """The (last activity, its index position) a `before` value names; InvalidInput for anything else."""
     if before is None:
         return None
-    ts, sep, thread_id = before.partition("~")
+    ts, _, seq = before.partition("~")
     try:
-        value = float(ts)
+        value, position = float(ts), int(seq)
     except ValueError:
-        value = math.nan
-    if not sep or not thread_id or not math.isfinite(value):
+        value, position = math.nan, 0
+    if not math.isfinite(value):
         raise InvalidInput("before is not a thread cursor (pass the `next_before` of the previous page)")
-    return value, thread_id
+    return value, position
 
 
 def _with_seen(summary: Summary, seen: bool) -> Summary:

@@ -113,9 +113,9 @@ def merged_participants(existing: str | None, new: Sequence[str]) -> str:
 
 
 def thread_summaries(
-    counts: Sequence[tuple[str, int, int, float]], messages: Iterable[tuple[str, str, str]]
+    counts: Sequence[tuple[str, int, int, float, int]], messages: Iterable[tuple[str, str, str]]
 ) -> list[ThreadSummary]:
-    """Thread summaries from (id, count, unseen, last time) rows, kept in order, and their messages.
+    """Thread summaries from (id, count, unseen, last time, last seq) rows, kept in order, and their messages.
 
     `messages` are the visible messages' (thread id, subject, participants JSON), oldest first.
     """
@@ -128,7 +128,10 @@ def thread_summaries(
             if len(seen) >= MAX_PARTICIPANTS:
                 break
             seen.setdefault(address)
-    return [ThreadSummary(t, subjects.get(t, ""), tuple(people.get(t, ())), n, u, last) for t, n, u, last in counts]
+    return [
+        ThreadSummary(t, subjects.get(t, ""), tuple(people.get(t, ())), n, u, last, seq)
+        for t, n, u, last, seq in counts
+    ]
 
 
 def moved_grants(
@@ -230,11 +233,12 @@ class MessageIndex(Protocol):
         """
 
     async def threads(
-        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, str] | None = None
+        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, int] | None = None
     ) -> list[ThreadSummary]:
-        """`identity`'s threads with a message it sees (`filters` as listing, both directions), latest first.
+        """`identity`'s threads with a message it sees (`filters` as listing, both directions), latest first
+        (by receipt time, then index position: IMAP's times have whole seconds).
 
-        `before` is (last_ts, thread_id) of the previous page's last thread. Counts, subject,
+        `before` is (last_ts, last_seq) of the previous page's last thread. Counts, subject,
         people and times follow only what the identity sees.
         """
 

@@ -167,6 +167,8 @@ class ThreadSummary:
     """Received messages without a seen mark (sent ones never count)."""
     last_ts: float
     """Receipt time of its latest message the identity sees."""
+    last_seq: int = 0
+    """Index position of that message: orders threads whose latest mail shares one receipt second."""
 
 
 @dataclass(frozen=True, slots=True)

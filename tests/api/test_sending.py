@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import logging
 from email import message_from_bytes
 from email.policy import default
 from typing import Any
@@ -302,3 +303,34 @@ async def test_the_hourly_limit_answers_429_and_survives_a_restart(make_settings
             await send(a, alice, to=[bob], subject="after the window")
         finally:
             limits._clock = real
+
+
+async def test_each_send_is_logged_with_its_people_never_its_body_or_token(
+    gateway: RunningGateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    alice, alice_token = await gateway.create_identity("alice")
+    bob, _ = await gateway.create_identity("bob")
+    async with gateway.client(alice_token) as a:
+        sent = await send(a, alice, to=[bob], subject="logged", text="the body 739154 stays out of logs")
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("gateway.outbound")]
+    assert any(sent["message_id"] in line and alice in line and bob in line for line in lines), lines
+    assert "739154" not in caplog.text and alice_token not in caplog.text
+
+
+async def test_threads_page_by_latest_activity(gateway: RunningGateway) -> None:
+    alice, alice_token = await gateway.create_identity("alice")
+    bob, _ = await gateway.create_identity("bob")
+    async with gateway.client(alice_token) as a:
+        first = await send(a, alice, to=[bob], subject="one")
+        second = await send(a, alice, to=[bob], subject="two")
+        third = await send(a, alice, to=[bob], subject="three")
+        # A reply in the first thread makes it the latest.
+        await a.post(f"/v1/identities/{alice}/messages/{first['id']}/reply", json={"text": "again"})
+        page = (await a.get(f"/v1/identities/{alice}/threads", params={"limit": 2})).json()
+        assert [t["thread_id"] for t in page["threads"]] == [first["thread_id"], third["thread_id"]]
+        assert page["next_before"] is not None
+        rest = (await a.get(f"/v1/identities/{alice}/threads", params={"before": page["next_before"]})).json()
+        assert [t["thread_id"] for t in rest["threads"]] == [second["thread_id"]] and rest["next_before"] is None
+        assert_error(await a.get(f"/v1/identities/{alice}/threads", params={"before": "nonsense"}), 400)
+        assert_error(await a.get(f"/v1/identities/{alice}/threads/t_unknown"), 404, "not_found")

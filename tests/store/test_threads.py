@@ -284,9 +284,9 @@ async def test_threads_list_latest_first_with_counts_of_what_the_identity_sees(
     # Paging: after the first page's last thread.
     (page1,) = await store.index.threads(a, ALL, limit=1)
     assert page1.thread_id == other
-    page2 = await store.index.threads(a, ALL, limit=1, before=(page1.last_ts, page1.thread_id))
+    page2 = await store.index.threads(a, ALL, limit=1, before=(page1.last_ts, page1.last_seq))
     assert [t.thread_id for t in page2] == [launch]
-    assert await store.index.threads(a, ALL, limit=1, before=(page2[0].last_ts, launch)) == []
+    assert await store.index.threads(a, ALL, limit=1, before=(page2[0].last_ts, page2[0].last_seq)) == []
     # Deleted messages do not count; a thread with nothing visible is not listed.
     await store.marks.set_deleted(a, "key-r3")
     await store.marks.set_deleted(a, "key-r4")

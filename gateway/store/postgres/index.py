@@ -38,7 +38,7 @@ _FROM: Final = (
 _VISIBLE: Final = f"SELECT {_SUMMARY} {_FROM}"
 _THREAD_COUNTS: Final = (
     "SELECT g.thread_id, count(*), count(*) FILTER (WHERE g.direction = 'received' AND NOT coalesce(k.seen, false)),"
-    f" max(g.received_at) {_FROM}"
+    f" max(g.received_at), max(g.seq) {_FROM}"
 )
 _THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {_FROM}"
 # A batch is two statements whatever its size: the copies that are new (their seq values taken
@@ -221,19 +221,19 @@ class PostgresIndex:
         return None if row is None else summary_of(row)
 
     async def threads(
-        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, str] | None = None
+        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, int] | None = None
     ) -> list[ThreadSummary]:
         every = dataclasses.replace(filters, direction="all")
         sql, args = self._where(identity, every, _THREAD_COUNTS)
         sql.append("GROUP BY g.thread_id")
         if before is not None:
-            sql.append("HAVING max(g.received_at) < %s OR (max(g.received_at) = %s AND g.thread_id < %s)")
+            sql.append("HAVING max(g.received_at) < %s OR (max(g.received_at) = %s AND max(g.seq) < %s)")
             args += [before[0], before[0], before[1]]
-        sql.append("ORDER BY max(g.received_at) DESC, g.thread_id DESC LIMIT %s")
+        sql.append("ORDER BY max(g.received_at) DESC, max(g.seq) DESC LIMIT %s")
         args.append(limit)
         async with self._db.transaction() as conn:
             cur = await conn.execute(" ".join(sql), args)
-            counts = [(str(t), int(n), int(u), float(m)) for t, n, u, m in await cur.fetchall()]
+            counts = [(str(t), int(n), int(u), float(m), int(q)) for t, n, u, m, q in await cur.fetchall()]
             if not counts:
                 return []
             msql, margs = self._where(identity, every, _THREAD_MESSAGES)

@@ -39,7 +39,7 @@ _FROM: Final = (
 _VISIBLE: Final = f"SELECT {_SUMMARY} {_FROM}"
 _THREAD_COUNTS: Final = (
     "SELECT g.thread_id, count(*), sum(g.direction = 'received' AND coalesce(k.seen, 0) = 0),"
-    f" max(g.received_at) {_FROM}"
+    f" max(g.received_at), max(g.seq) {_FROM}"
 )
 _THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {_FROM}"
 
@@ -224,19 +224,19 @@ class SqliteIndex:
         return None if row is None else summary_of(row)
 
     async def threads(
-        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, str] | None = None
+        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, int] | None = None
     ) -> list[ThreadSummary]:
         every = dataclasses.replace(filters, direction="all")
         sql, args = self._where(identity, every, _THREAD_COUNTS)
         query = " ".join(sql) + " GROUP BY g.thread_id"
         if before is not None:
-            query += " HAVING max(g.received_at) < ? OR (max(g.received_at) = ? AND g.thread_id < ?)"
+            query += " HAVING max(g.received_at) < ? OR (max(g.received_at) = ? AND max(g.seq) < ?)"
             args += [before[0], before[0], before[1]]
-        query += " ORDER BY max(g.received_at) DESC, g.thread_id DESC LIMIT ?"
+        query += " ORDER BY max(g.received_at) DESC, max(g.seq) DESC LIMIT ?"
         args.append(limit)
 
         def threads(conn: sqlite3.Connection) -> list[ThreadSummary]:
-            counts = [(str(t), int(n), int(u), float(m)) for t, n, u, m in conn.execute(query, args)]
+            counts = [(str(t), int(n), int(u), float(m), int(q)) for t, n, u, m, q in conn.execute(query, args)]
             ids = [c[0] for c in counts]
             if not ids:
                 return []

@@ -1,5 +1,6 @@
 """Command line: `serve`, `identity create|list|rotate|delete`, `token create|list|revoke`, `admin rotate`,
-`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm` (for shell scripts and CI steps) and `mcp`.
+`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads` (for shell scripts and
+CI steps) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Only `serve` takes every setting as a flag; the store commands take `--data-dir`, `--domain` and
@@ -8,10 +9,11 @@ Identity commands work on the local data directory directly (safe while the gate
 the store is SQLite in WAL mode). Without a configured domain they use the one the store is
 bound to. `store init --new` is the one way to start an empty store where one existed.
 
-`new`, `wait` and `rm` are clients of a running gateway over its REST API (AGENTMAIL_URL), not of
-the data directory, and import nothing of the server. Tokens come from the environment and the
+`new`, `wait`, `rm`, `send` and `threads` are clients of a running gateway over its REST API
+(AGENTMAIL_URL), not of the data directory, and import nothing of the server. Tokens come from the environment and the
 0600 token file agentmail-mcp keeps, never from argv: `new` stores the identity's token there,
-so `wait ADDRESS` finds it. `wait` exits 0 when the mail came, 1 when it timed out, 2 on any error.
+so `wait ADDRESS` (and `send --from ADDRESS`) finds it. `wait` exits 0 when the mail came, 1 when it
+timed out, 2 on any error.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ if TYPE_CHECKING:  # the store and the client are imported only by the commands 
     from collections.abc import Mapping
     from datetime import datetime
 
-    from gateway.client import Gateway, Message
+    from gateway.client import Gateway, Message, Summary, Thread, ThreadSummary
     from gateway.client import GatewayError as ClientError
     from gateway.store import Identity, Store
     from mcp_server.tokens import TokenFile
@@ -53,6 +55,7 @@ DEFAULT_URL: Final = "http://127.0.0.1:8025"
 MAX_DURATION_SECONDS: Final = 10 * 365 * 86400
 """Longest --ttl or --timeout: the gateway's own limit on a lifetime."""
 _UNITS: Final = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+_CLIENT_COMMANDS: Final = ("new", "wait", "rm", "send", "threads")
 
 
 def _store_flags() -> argparse.ArgumentParser:
@@ -180,7 +183,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _client_commands(commands: Any) -> None:
-    """`new`, `wait`, `rm`: clients of a running gateway (AGENTMAIL_URL), for shell scripts and CI steps."""
+    """`new`, `wait`, `rm`, `send`, `threads`: clients of a running gateway (AGENTMAIL_URL), for scripts and CI."""
     url = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     url.add_argument(
         "--url", help=f"the gateway (default: AGENTMAIL_URL, else {DEFAULT_URL}); tokens only from the environment"
@@ -264,6 +267,73 @@ def _client_commands(commands: Any) -> None:
     rm.add_argument(
         "address", metavar="ADDRESS", help="the identity's address (or its local part, when `new` made it here)"
     )
+    _mail_commands(commands, url)
+
+
+def _mail_commands(commands: Any, url: argparse.ArgumentParser) -> None:
+    """`send` and `threads`: an identity's outgoing mail and conversations, with the token `wait` would use."""
+    raw = argparse.RawDescriptionHelpFormatter
+    tokens = (
+        "The identity's token is found as for `wait`: AGENTMAIL_IDENTITY_TOKEN, else the token file\n"
+        "entry `agentmail-gateway new` stored for it, else AGENTMAIL_TOKEN (the admin's; a provisioner\n"
+        "token may not send). Never from argv."
+    )
+    send = commands.add_parser(
+        "send",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=raw,
+        help="send a mail from an identity on a running gateway (exit 0 sent, 2 refused or any error)",
+        description="Send a new mail from the identity --from. Whom it can reach is the identity's send scope\n"
+        "(`local`, the default: only addresses on the gateway's own domain). If any recipient is refused,\n"
+        "nothing is sent to anyone. Prints the Message-ID, the sent copy's id and the thread.\n\n" + tokens,
+        epilog="examples:\n"
+        '  agentmail-gateway send --from "$AGENTMAIL_ADDRESS" --to planner@agents.example --subject Hi --text Ready\n'
+        "  git log -1 | agentmail-gateway send --from ci@agents.example --to ops@agents.example --text-file -",
+    )
+    send.add_argument(
+        "--from", dest="address", required=True, metavar="ADDRESS", help="the identity that sends (or its local part)"
+    )
+    send.add_argument("--to", action="append", default=[], metavar="ADDRESS", help="a recipient (repeat for more)")
+    send.add_argument("--cc", action="append", default=[], metavar="ADDRESS", help="a Cc recipient (repeatable)")
+    send.add_argument("--bcc", action="append", default=[], metavar="ADDRESS", help="a Bcc recipient (repeatable)")
+    send.add_argument("--subject", default="", metavar="TEXT")
+    body = send.add_mutually_exclusive_group()
+    body.add_argument("--text", metavar="TEXT", help="the text body")
+    body.add_argument("--text-file", type=Path, metavar="FILE", help="the text body from FILE (UTF-8; - for stdin)")
+    send.add_argument("--html-file", type=Path, metavar="FILE", help="an HTML body from FILE (UTF-8)")
+    send.add_argument(
+        "--attach", action="append", default=[], type=Path, metavar="FILE", help="attach FILE (repeatable)"
+    )
+    send.add_argument("--reply-to", metavar="ADDRESS", help="where replies should go")
+    send.add_argument("--from-name", metavar="NAME", help="the display name in From (the address is the identity's)")
+    send.add_argument("--json", action="store_true", help="print the API's answer as JSON")
+
+    threads = commands.add_parser(
+        "threads",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=raw,
+        help="list an identity's conversations on a running gateway, or the messages of one",
+        description="List ADDRESS's threads, latest activity first (time, messages, unseen, id, subject),\n"
+        "or with THREAD_ID that thread's messages, oldest first (sent ones marked).\n\n" + tokens,
+    )
+    threads.add_argument("address", metavar="ADDRESS", help="the identity's address (or its local part)")
+    threads.add_argument("thread_id", nargs="?", metavar="THREAD_ID", help="show this thread's messages")
+    threads.add_argument(
+        "--limit", type=_limit_arg, default=20, metavar="N", help="how many threads (default 20, at most 1000)"
+    )
+    threads.add_argument("--json", action="store_true", help="print the API's answer as JSON")
+
+
+def _limit_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1000:
+        raise argparse.ArgumentTypeError("a limit is 1 to 1000")
+    return value
 
 
 def _load(args: argparse.Namespace) -> Settings:
@@ -278,7 +348,7 @@ def _load(args: argparse.Namespace) -> Settings:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
-    if args.command in ("new", "wait", "rm"):  # clients of a running gateway: no settings, no store
+    if args.command in _CLIENT_COMMANDS:  # clients of a running gateway: no settings, no store
         return _client_main(args)
     if args.command == "mcp":  # an MCP client of some gateway: none of the gateway's settings apply
         from mcp_server.__main__ import main as mcp_main
@@ -586,7 +656,7 @@ class _Refused(Exception):
 
 
 def _client_main(args: argparse.Namespace) -> int:
-    """`new`, `wait` or `rm`: 0 done, 1 a wait timed out, 2 any error (one line on stderr, never a traceback)."""
+    """A client command: 0 done, 1 a wait timed out, 2 any error (one line on stderr, never a traceback)."""
     from urllib.parse import urlsplit
 
     url = (args.url or os.environ.get("AGENTMAIL_URL", "").strip() or DEFAULT_URL).rstrip("/")
@@ -613,6 +683,10 @@ def _client_main(args: argparse.Namespace) -> int:
                 return _new(args, url, token, tokens, scope)
             if args.command == "wait":
                 return _wait(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+            if args.command == "send":
+                return _send(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+            if args.command == "threads":
+                return _threads(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
             return _rm(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
         except WaitTimeout as exc:
             print(f"agentmail-gateway: {exc.detail}", file=sys.stderr)
@@ -774,6 +848,110 @@ def _rm(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, 
         tokens.remove(scope, reader.address)
     _out(f"deleted {reader.address}")
     return 0
+
+
+def _read_text(path: Path, what: str) -> str:
+    """A body from a file (or stdin for `-`), UTF-8; _Refused naming the file when it cannot be read."""
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
+        return data.decode("utf-8")
+    except OSError as exc:
+        raise _Refused(f"cannot read the {what} file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise _Refused(f"the {what} file {path} is not UTF-8 text") from None
+
+
+def _send(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, scope: str) -> int:
+    import msgspec
+
+    from gateway.client import AuthError, File, Gateway
+
+    if not (args.to or args.cc or args.bcc):
+        raise _Refused("nobody to send to: give at least one --to, --cc or --bcc")
+    text = _read_text(args.text_file, "text") if args.text_file is not None else args.text
+    html = _read_text(args.html_file, "HTML") if args.html_file is not None else None
+    if text is None and html is None:
+        raise _Refused("no body: give --text, --text-file or --html-file")
+    files = []
+    for path in args.attach:
+        try:
+            files.append(File.from_path(path))
+        except OSError as exc:
+            raise _Refused(f"cannot read the attachment {path}: {exc.strerror}") from None
+    with _client(Gateway, url, None) as gw:
+        me = gw.identity(reader.address, reader.token)
+        try:
+            sent = me.send(
+                args.to,
+                subject=args.subject,
+                text=text,
+                html=html,
+                cc=args.cc,
+                bcc=args.bcc,
+                attachments=files,
+                reply_to=args.reply_to,
+                from_name=args.from_name,
+            )
+        except AuthError as exc:
+            raise _refused_reader(reader, exc, tokens, scope) from None
+    if args.json:
+        _out(msgspec.json.encode(sent).decode())
+        return 0
+    lines = [
+        f"sent:       {sent.message_id}",
+        f"id:         {sent.id or '(not known yet)'}",
+        f"thread:     {sent.thread_id or '(none yet)'}",
+        f"accepted:   {', '.join(sent.accepted) or '(nobody)'}",
+    ]
+    lines += [f"refused:    {r.address}: {r.reason}" for r in sent.rejected]
+    _out("\n".join(lines))
+    return 0
+
+
+def _threads(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, scope: str) -> int:
+    import msgspec
+
+    from gateway.client import AuthError, Gateway
+
+    with _client(Gateway, url, None) as gw:
+        me = gw.identity(reader.address, reader.token)
+        try:
+            shown: Thread | list[ThreadSummary] = (
+                me.thread(args.thread_id) if args.thread_id is not None else me.threads(limit=args.limit)
+            )
+        except AuthError as exc:
+            raise _refused_reader(reader, exc, tokens, scope) from None
+    if args.json:
+        _out(msgspec.json.encode(shown).decode())
+    elif isinstance(shown, list):
+        _out("\n".join(_thread_line(t) for t in shown) if shown else f"no threads for {reader.address} yet")
+    else:
+        head = [f"thread:       {shown.thread_id}", f"subject:      {_one_line(shown.subject)}"]
+        head.append(f"participants: {', '.join(shown.participants)}")
+        _out("\n".join([*head, "", *(_message_line(m) for m in shown.messages)]))
+    return 0
+
+
+def _one_line(text: str) -> str:
+    """A header value on one terminal line: a control character a sender wrote could redraw the screen."""
+    return "".join(c if c.isprintable() else " " for c in text)
+
+
+def _when(moment: datetime) -> str:
+    from datetime import UTC
+
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _thread_line(thread: ThreadSummary) -> str:
+    counts = f"{thread.message_count:>3} msg {thread.unseen_count:>3} unseen"
+    return f"{_when(thread.last_message_at)}  {counts}  {thread.thread_id}  {_one_line(thread.subject)}"
+
+
+def _message_line(message: Summary) -> str:
+    way = "sent" if message.direction == "sent" else "recv"
+    who = _one_line(message.from_ or "(none)")
+    return f"{_when(message.received_at)}  {way}  {message.id}  {who}  {_one_line(message.subject)}"
 
 
 def _client(make: type[Gateway], url: str, token: str | None) -> Gateway:

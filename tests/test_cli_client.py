@@ -508,6 +508,150 @@ async def test_the_client_commands_import_nothing_of_the_server(sh: Shell) -> No
     assert result.out.splitlines()[-1] == "1 []", result.out + result.err  # it asked the gateway: timed out
 
 
+# -- send and threads --------------------------------------------------------------------------
+
+
+async def run_with_stdin(sh: Shell, data: bytes, *args: str, **extra: str | None) -> Result:
+    """`python -m gateway ARGS` reading `data` on stdin."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "gateway",
+        *args,
+        env=sh.env(**extra),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(data), RUN_TIMEOUT)
+    assert proc.returncode is not None
+    result = Result(proc.returncode, out.decode(), err.decode())
+    sh.outputs += [result.out, result.err]
+    assert "Traceback" not in result.err, result.err
+    return result
+
+
+async def test_send_mails_another_identity_whose_wait_gets_it(sh: Shell, tmp_path: Path) -> None:
+    sender, _ = await sh.new("ci-bot")
+    receiver, _ = await sh.new("reviewer")
+    (tmp_path / "report.txt").write_text("3 passed\n")
+    result = await sh.run(
+        "send",
+        "--from",
+        "ci-bot",
+        "--to",
+        receiver,
+        "--subject",
+        "Build 7",
+        "--text",
+        "All green.",
+        "--attach",
+        str(tmp_path / "report.txt"),
+    )
+    assert result.code == 0, result.err
+    fields = dict(line.split(":", 1) for line in result.lines)
+    assert fields["accepted"].strip() == receiver and fields["sent"].strip().startswith("<")
+    got = await sh.run("wait", receiver, "--json", "--timeout", "30")
+    assert got.code == 0, got.err
+    message = json.loads(got.out)
+    assert sender in message["from"] and message["subject"] == "Build 7" and "All green." in message["text"]
+    assert [(a["filename"], a["size"]) for a in message["attachments"]] == [("report.txt", 9)]
+    assert message["headers"] and fields["sent"].strip() in {h["value"] for h in message["headers"]}
+    sh.assert_no_secret_shown()
+
+
+async def test_send_reads_the_body_from_stdin_and_prints_json(sh: Shell) -> None:
+    sender, _ = await sh.new()
+    receiver, _ = await sh.new()
+    body = "Line one\nZeile zwei: \u00e4\u00f6\u00fc\n\u4e2d\u6587\n"
+    result = await run_with_stdin(
+        sh,
+        body.encode(),
+        "send",
+        "--from",
+        sender,
+        "--to",
+        receiver,
+        "--subject",
+        "Notes",
+        "--text-file",
+        "-",
+        "--json",
+    )
+    assert result.code == 0, result.err
+    sent = json.loads(result.out)
+    assert sent["accepted"] == [receiver] and sent["rejected"] == [] and sent["message_id"]
+    got = await sh.run("wait", receiver, "--json", "--timeout", "30")
+    assert got.code == 0, got.err
+    assert json.loads(got.out)["text"].replace("\r\n", "\n").startswith(body)
+
+
+async def test_threads_lists_a_conversation_and_its_messages(sh: Shell) -> None:
+    first, _ = await sh.new("first")
+    second, _ = await sh.new("second")
+    sent = await sh.run(
+        "send", "--from", first, "--to", second, "--subject", "Handover", "--text", "Yours now.", "--json"
+    )
+    assert sent.code == 0, sent.err
+    thread_id = json.loads(sent.out)["thread_id"]
+    got = await sh.run("wait", second, "--timeout", "30")
+    assert got.code == 0, got.err
+    listed = await sh.run("threads", first, "--json")
+    assert listed.code == 0, listed.err
+    (thread,) = json.loads(listed.out)
+    assert thread["subject"] == "Handover" and thread["message_count"] == 1
+    assert thread_id is None or thread["thread_id"] == thread_id
+    table = await sh.run("threads", "first")
+    assert table.code == 0, table.err
+    (line,) = table.lines
+    assert thread["thread_id"] in line and line.endswith("Handover")
+    one = await sh.run("threads", first, thread["thread_id"])
+    assert one.code == 0, one.err
+    assert f"thread:       {thread['thread_id']}" in one.lines and "subject:      Handover" in one.lines
+    (message,) = [line for line in one.lines if "  sent  " in line]
+    assert message.endswith("Handover") and first in message
+    theirs = await sh.run("threads", second, "--limit", "5", "--json")
+    assert theirs.code == 0, theirs.err
+    (other,) = json.loads(theirs.out)
+    assert other["subject"] == "Handover" and other["thread_id"] != thread["thread_id"], "threads are per identity"
+    fresh, _ = await sh.new("fresh")
+    empty = await sh.run("threads", fresh)
+    assert (empty.code, empty.lines) == (0, [f"no threads for {fresh} yet"])
+
+
+async def test_a_send_the_gateway_refuses_exits_2_with_one_line_and_sends_nothing(sh: Shell) -> None:
+    sender, _ = await sh.new()
+    receiver, _ = await sh.new()
+    outside = await sh.run("send", "--from", sender, "--to", receiver, "--to", "someone@example.com", "--text", "x")
+    assert "someone@example.com" in one_error_line(outside)
+    injected = await sh.run(
+        "send", "--from", sender, "--to", receiver, "--subject", "Hi\r\nBcc: x@example.com", "--text", "x"
+    )
+    one_error_line(injected)
+    assert (await sh.gateway.messages(receiver))["messages"] == []
+    sh.assert_no_secret_shown()
+
+
+async def test_a_provisioner_token_alone_may_not_send(sh: Shell) -> None:
+    address, _ = await sh.gateway.create_identity("made-elsewhere")  # no token of it here
+    line = one_error_line(await sh.run("send", "--from", address, "--to", address, "--text", "x"))
+    assert "AGENTMAIL_TOKEN may not do this" in line and "AGENTMAIL_IDENTITY_TOKEN" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--text", "x"], "nobody to send to"),
+        (["--to", "x@agents.test"], "no body"),
+        (["--to", "x@agents.test", "--text-file", "/nonexistent/body.txt"], "cannot read the text file"),
+        (["--to", "x@agents.test", "--text", "x", "--attach", "/nonexistent/a.pdf"], "cannot read the attachment"),
+    ],
+)
+async def test_send_arguments_it_cannot_use_exit_2_before_any_request(sh: Shell, args: list[str], says: str) -> None:
+    address, _ = await sh.new()
+    assert says in one_error_line(await sh.run("send", "--from", address, *args))
+
+
 # -- durations (pure) --------------------------------------------------------------------------
 
 

@@ -5,11 +5,13 @@
     with Gateway() as gw, gw.create_identity() as me:   # AGENTMAIL_URL, AGENTMAIL_TOKEN
         signup(email=me.address)                      # your app mails it
         code = me.wait_for_code(timeout=60)           # "482913"
+        me.send("planner@agents.example", subject="Hi", text="Ready.")  # mail from the identity
 
 :class:`Gateway` / :class:`Identity` block; :class:`AsyncGateway` / :class:`AsyncIdentity` are
 the same calls, awaited. Answers are the wire structs of :mod:`gateway.wire` (``Message``,
-``Summary``, ``Code``, ``Link``); failures are :class:`GatewayError` subclasses, and a wait that
-times out raises :class:`WaitTimeout` naming what did arrive. Nothing of the server is imported.
+``Summary``, ``Code``, ``Link``, ``SendResult``, ``Thread``); failures are :class:`GatewayError`
+subclasses, and a wait that times out raises :class:`WaitTimeout` naming what did arrive.
+:class:`File` is a file to attach to a mail sent. Nothing of the server is imported.
 The pytest plugin (:mod:`gateway.client.pytest_plugin`) builds on this.
 """
 
@@ -27,9 +29,23 @@ from gateway.client.errors import (
     Unreachable,
     WaitTimeout,
 )
+from gateway.client.handle import File
 from gateway.client.plans import WAIT_SEGMENT_SECONDS
 from gateway.client.sync import Gateway, Identity
-from gateway.wire import Attachment, Code, Header, IdentityInfo, Link, Message, Summary
+from gateway.wire import (
+    Attachment,
+    Code,
+    Delivery,
+    Header,
+    IdentityInfo,
+    Link,
+    Message,
+    Rejected,
+    SendResult,
+    Summary,
+    Thread,
+    ThreadSummary,
+)
 
 if TYPE_CHECKING:
     from gateway.client.aio import AsyncGateway, AsyncIdentity
@@ -43,6 +59,8 @@ __all__ = [
     "BadAnswer",
     "Code",
     "Conflict",
+    "Delivery",
+    "File",
     "Gateway",
     "GatewayError",
     "Header",
@@ -53,7 +71,11 @@ __all__ = [
     "Message",
     "NotFound",
     "RateLimited",
+    "Rejected",
+    "SendResult",
     "Summary",
+    "Thread",
+    "ThreadSummary",
     "Unavailable",
     "Unreachable",
     "WaitTimeout",

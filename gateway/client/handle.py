@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from gateway import wire
 from gateway.client.plans import NoReply
 
 if TYPE_CHECKING:
@@ -14,11 +19,17 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_URL",
+    "AttachmentLike",
+    "File",
     "IdentityState",
     "Token",
+    "addresses",
+    "forward_body",
     "no_reply",
+    "reply_body",
     "resolve_token",
     "resolve_url",
+    "send_body",
     "ttl_seconds",
     "where",
 ]
@@ -71,6 +82,114 @@ def ttl_seconds(ttl: float | timedelta | None) -> int | None:
     return max(1, math.ceil(seconds))
 
 
+@dataclass(frozen=True, slots=True)
+class File:
+    """A file to attach to a mail: its name, its bytes, and its type (guessed from the name when None)."""
+
+    filename: str
+    content: bytes
+    content_type: str | None = None
+
+    @classmethod
+    def from_path(cls, path: str | os.PathLike[str], content_type: str | None = None) -> File:
+        """The file at `path`, named by its last component."""
+        where = Path(path)
+        return cls(where.name, where.read_bytes(), content_type)
+
+    def __repr__(self) -> str:  # not the bytes: a repr in a traceback stays one line
+        return f"File({self.filename!r}, {len(self.content)} bytes)"
+
+
+AttachmentLike = File | tuple[str, bytes] | tuple[str, bytes, str] | wire.OutAttachment
+"""What `attachments=` takes: a :class:`File`, `(filename, bytes)`, `(filename, bytes, content_type)`,
+or a wire ``OutAttachment`` already base64-encoded."""
+
+
+def _attachment(item: AttachmentLike) -> wire.OutAttachment:
+    if isinstance(item, wire.OutAttachment):
+        return item
+    if isinstance(item, File):
+        name, content, kind = item.filename, item.content, item.content_type
+    elif isinstance(item, tuple) and len(item) in (2, 3):
+        name, content, kind = item[0], item[1], (item[2] if len(item) == 3 else None)
+    else:
+        raise TypeError(
+            f"an attachment is a File or a (filename, bytes[, content_type]) tuple, not {type(item).__name__}"
+        )
+    if not isinstance(name, str) or not isinstance(content, bytes | bytearray | memoryview):
+        raise TypeError("an attachment's filename is a str and its content bytes")
+    if kind is None:
+        import mimetypes  # here: a script that never attaches does not load the type tables
+
+        kind = mimetypes.guess_type(name, strict=False)[0] or "application/octet-stream"
+    return wire.OutAttachment(name, base64.b64encode(bytes(content)).decode("ascii"), kind)
+
+
+def addresses(given: str | Iterable[str]) -> list[str]:
+    """Recipients as a list: one address may be passed as a plain string."""
+    if isinstance(given, str):
+        return [given]
+    out = list(given)
+    for address in out:
+        if not isinstance(address, str):
+            raise TypeError(f"a recipient is an address (str), not {type(address).__name__}")
+    return out
+
+
+def send_body(
+    to: str | Iterable[str],
+    *,
+    subject: str,
+    text: str | None,
+    html: str | None,
+    cc: str | Iterable[str],
+    bcc: str | Iterable[str],
+    attachments: Iterable[AttachmentLike],
+    reply_to: str | None,
+    headers: Mapping[str, str] | None,
+    from_name: str | None,
+) -> wire.SendIn:
+    """The request body of a send; a TypeError for arguments of the wrong kind, before any request."""
+    return wire.SendIn(
+        to=addresses(to),
+        cc=addresses(cc),
+        bcc=addresses(bcc),
+        subject=subject,
+        text=text,
+        html=html,
+        attachments=[_attachment(a) for a in attachments],
+        reply_to=reply_to,
+        headers=dict(headers or {}),
+        from_name=from_name,
+    )
+
+
+def reply_body(
+    *,
+    text: str | None,
+    html: str | None,
+    all: bool,
+    attachments: Iterable[AttachmentLike],
+    from_name: str | None,
+) -> wire.ReplyIn:
+    """The request body of a reply."""
+    return wire.ReplyIn(
+        text=text, html=html, all=all, attachments=[_attachment(a) for a in attachments], from_name=from_name
+    )
+
+
+def forward_body(
+    to: str | Iterable[str],
+    *,
+    cc: str | Iterable[str],
+    bcc: str | Iterable[str],
+    text: str | None,
+    from_name: str | None,
+) -> wire.ForwardIn:
+    """The request body of a forward."""
+    return wire.ForwardIn(to=addresses(to), cc=addresses(cc), bcc=addresses(bcc), text=text, from_name=from_name)
+
+
 def no_reply(exc: httpx.RequestError) -> NoReply:
     """How a failed request counts: `cut` once it reached a server (a wait re-arms), else unreachable."""
     import httpx
@@ -90,12 +209,15 @@ class IdentityState:
         created_at: datetime | None = None,
         expires_at: datetime | None = None,
         label: str | None = None,
+        send: wire.SendScope | None = None,
     ) -> None:
         self.address = address
         self._secret = Token(token)
         self.created_at = created_at
         self.expires_at = expires_at
         self.label = label
+        self.send_scope = send
+        """Whom it may send to (`none`, `local`, `any`), when known: from `create_identity`."""
 
     @property
     def token(self) -> str:

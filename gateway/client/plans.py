@@ -35,15 +35,20 @@ __all__ = [
     "create_identity",
     "decode",
     "first_code",
+    "forward_message",
+    "get_thread",
     "identity_path",
     "link_containing",
     "list_identities",
     "list_messages",
+    "list_threads",
     "message_path",
     "next_message",
     "perform",
+    "reply_to_message",
     "request",
     "send",
+    "send_message",
     "wait_for",
 ]
 
@@ -58,8 +63,12 @@ IDLE_CUT_SECONDS: Final = 0.5
 gateway is down answers 502 at once, and that is an error to report, not a reason to re-arm."""
 
 _RETRYABLE: Final = frozenset({429, 502, 503, 504})
+_MAIL_RETRYABLE: Final = frozenset({429})
+"""A send is retried only when refused before anything was done (the rate limit): a 503 or a
+proxy's page may come after the mail went out, and mail must never go out twice."""
 _IDEMPOTENT: Final = frozenset({"GET", "DELETE", "PATCH"})
 _IDENTITY_PAGE: Final = 500
+_THREAD_PAGE: Final = 100
 _ARRIVALS_SHOWN: Final = 10
 
 T = TypeVar("T")
@@ -108,6 +117,8 @@ Answer = Reply | NoReply
 Plan = Generator[Call | Pause, Answer | None, T]
 Picker = Callable[["wire.Message"], T | None]
 """What a wait looks for in a message: None to read on to the next one."""
+Direction = Literal["received", "sent", "all"]
+"""Which of an identity's messages a listing shows: mail it received, copies of mail it sent, or both."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +196,7 @@ def send(
     deadline: float | None = None,
     accept: frozenset[int] = frozenset(),
     cut_ok: bool = False,
+    retry_on: frozenset[int] = _RETRYABLE,
 ) -> Plan[Reply | None]:
     """Send `call` until it succeeds: 2xx (or a status in `accept`) is returned, anything else raised.
 
@@ -194,6 +206,7 @@ def send(
     was open a while (see :data:`IDLE_CUT_SECONDS`) returns None: a wait re-arms.
     `call` may be a function making the request, called again for each retry (a wait's
     segment is what is left of its deadline after the pause, not what was left before it).
+    `retry_on` narrows the statuses retried (a send retries only 429).
     """
     __tracebackhide__ = True
     if deadline is None:
@@ -216,7 +229,7 @@ def send(
         proxy_cut = answer.status in (502, 504) and err.error == "http_error"
         if cut_ok_now and proxy_cut:
             return None
-        retryable = answer.status in _RETRYABLE and (not proxy_cut or current.method in _IDEMPOTENT)
+        retryable = answer.status in retry_on and (not proxy_cut or current.method in _IDEMPOTENT)
         pause = max(0.05, err.retry_after if err.retry_after is not None else 1.0)
         if not retryable or policy.clock() + pause >= deadline:
             raise err
@@ -239,10 +252,37 @@ def perform(policy: Policy, call: Call) -> Plan[bytes]:
     return reply.content
 
 
+def encode(body: msgspec.Struct) -> bytes:
+    """`body` as JSON without the fields left at their defaults.
+
+    The gateway reads an absent field as its default, and a gateway older than a field (which
+    refuses unknown fields) still takes a request that does not use it.
+    """
+    out: dict[str, object] = {}
+    for field in msgspec.structs.fields(body):
+        value = getattr(body, field.name)
+        if field.default is not msgspec.NODEFAULT:
+            default = field.default
+        elif field.default_factory is not msgspec.NODEFAULT:
+            default = field.default_factory()
+        else:
+            out[field.encode_name] = value
+            continue
+        if value != default:
+            out[field.encode_name] = value
+    return msgspec.json.encode(out)
+
+
 def create_identity(
-    policy: Policy, token: str | None, local_part: str | None, ttl_seconds: int | None, label: str | None, force: bool
+    policy: Policy,
+    token: str | None,
+    local_part: str | None,
+    ttl_seconds: int | None,
+    label: str | None,
+    force: bool,
+    send: wire.SendScope | None = None,
 ) -> Plan[wire.CreatedIdentity]:
-    body = msgspec.json.encode(wire.CreateIdentityIn(local_part, ttl_seconds, label, force))
+    body = encode(wire.CreateIdentityIn(local_part, ttl_seconds, label, force, send))
     return (yield from request(policy, Call("POST", "/v1/identities", token, body=body), wire.CreatedIdentity))
 
 
@@ -268,10 +308,65 @@ def list_messages(
     subject: str | None,
     since: datetime | None,
     before_id: str | None = None,
+    direction: Direction | None = None,
 ) -> Plan[list[wire.Summary]]:
-    params = _params(limit=limit, sender=sender, subject=subject, since=since, before_id=before_id)
+    """One page of summaries, newest first; `direction` None is the gateway's default (received)."""
+    params = _params(limit=limit, sender=sender, subject=subject, since=since, before_id=before_id, direction=direction)
     call = Call("GET", f"{identity_path(address)}/messages", token, params=params)
     return (yield from request(policy, call, wire.MessagePage)).messages
+
+
+def _mail(policy: Policy, call: Call) -> Plan[wire.SendResult]:
+    """A send, reply or forward: retried only on 429 (nothing was sent), its result decoded."""
+    __tracebackhide__ = True
+    reply = yield from send(policy, call, retry_on=_MAIL_RETRYABLE)
+    assert reply is not None
+    return decode(policy, reply.content, wire.SendResult)
+
+
+def send_message(policy: Policy, address: str, token: str | None, body: wire.SendIn) -> Plan[wire.SendResult]:
+    """`POST …/send`: a new mail from `address`."""
+    return (yield from _mail(policy, Call("POST", f"{identity_path(address)}/send", token, body=encode(body))))
+
+
+def reply_to_message(
+    policy: Policy, address: str, token: str | None, message_id: str, body: wire.ReplyIn
+) -> Plan[wire.SendResult]:
+    """`POST …/messages/{id}/reply`: an answer to one of `address`'s messages."""
+    path = f"{message_path(address, message_id)}/reply"
+    return (yield from _mail(policy, Call("POST", path, token, body=encode(body))))
+
+
+def forward_message(
+    policy: Policy, address: str, token: str | None, message_id: str, body: wire.ForwardIn
+) -> Plan[wire.SendResult]:
+    """`POST …/messages/{id}/forward`: one of `address`'s messages re-sent to new recipients."""
+    path = f"{message_path(address, message_id)}/forward"
+    return (yield from _mail(policy, Call("POST", path, token, body=encode(body))))
+
+
+def list_threads(policy: Policy, address: str, token: str | None, *, limit: int) -> Plan[list[wire.ThreadSummary]]:
+    """The `limit` threads of latest activity, latest first, read page after page."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    found: list[wire.ThreadSummary] = []
+    before: str | None = None
+    while len(found) < limit:
+        params = _params(limit=min(_THREAD_PAGE, limit - len(found)), before=before)
+        page = yield from request(
+            policy, Call("GET", f"{identity_path(address)}/threads", token, params=params), wire.ThreadPage
+        )
+        found.extend(page.threads)
+        if page.next_before is None or not page.threads:
+            break
+        before = page.next_before
+    return found[:limit]
+
+
+def get_thread(policy: Policy, address: str, token: str | None, thread_id: str) -> Plan[wire.Thread]:
+    """One thread of `address`, its messages oldest first."""
+    call = Call("GET", f"{identity_path(address)}/threads/{_segment(thread_id)}", token)
+    return (yield from request(policy, call, wire.Thread))
 
 
 def next_message(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, TypeVar
@@ -11,7 +12,18 @@ from typing import TYPE_CHECKING, Self, TypeVar
 from gateway import wire
 from gateway.client import plans
 from gateway.client.errors import AuthError, NotFound
-from gateway.client.handle import IdentityState, no_reply, resolve_token, resolve_url, ttl_seconds, where
+from gateway.client.handle import (
+    AttachmentLike,
+    IdentityState,
+    forward_body,
+    no_reply,
+    reply_body,
+    resolve_token,
+    resolve_url,
+    send_body,
+    ttl_seconds,
+    where,
+)
 from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
 
 if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
@@ -113,14 +125,26 @@ class Gateway:
         ttl: float | timedelta | None = None,
         label: str | None = None,
         force: bool = False,
+        send: wire.SendScope | None = None,
     ) -> Identity:
         """A new identity (a random name when `local_part` is None), living `ttl` seconds if given.
 
+        `send`: whom it may send mail to: `none`, `local` (the gateway's own domain; the default)
+        or `any` (the admin, or a provisioner token allowed to, only).
+
         The handle deletes it when used as a context manager (`with gw.create_identity() as me:`).
         """
-        made = self.run(plans.create_identity(self._policy, self._token, local_part, ttl_seconds(ttl), label, force))
+        made = self.run(
+            plans.create_identity(self._policy, self._token, local_part, ttl_seconds(ttl), label, force, send)
+        )
         return Identity(
-            self, made.address, made.token, created_at=made.created_at, expires_at=made.expires_at, label=made.label
+            self,
+            made.address,
+            made.token,
+            created_at=made.created_at,
+            expires_at=made.expires_at,
+            label=made.label,
+            send=made.send,
         )
 
     def identity(self, address: str, token: str) -> Identity:
@@ -164,8 +188,9 @@ class Identity(IdentityState):
         created_at: datetime | None = None,
         expires_at: datetime | None = None,
         label: str | None = None,
+        send: wire.SendScope | None = None,
     ) -> None:
-        super().__init__(address, token, created_at=created_at, expires_at=expires_at, label=label)
+        super().__init__(address, token, created_at=created_at, expires_at=expires_at, label=label, send=send)
         self.gateway = gateway
 
     def __enter__(self) -> Self:
@@ -182,12 +207,23 @@ class Identity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        direction: plans.Direction | None = None,
     ) -> list[wire.Summary]:
-        """Newest first; `sender` and `subject` match parts of those headers, `since` is a receipt time."""
+        """Newest first; `sender` and `subject` match parts of those headers, `since` is a receipt time.
+
+        `direction`: `received` (the default), `sent` (copies of mail this identity sent) or `all`.
+        """
         gw = self.gateway
         return gw.run(
             plans.list_messages(
-                gw._policy, self.address, self._secret, limit=limit, sender=sender, subject=subject, since=since
+                gw._policy,
+                self.address,
+                self._secret,
+                limit=limit,
+                sender=sender,
+                subject=subject,
+                since=since,
+                direction=direction,
             )
         )
 
@@ -205,6 +241,87 @@ class Identity(IdentityState):
         """Hide one message from this identity."""
         call = Call("DELETE", plans.message_path(self.address, message_id), self._secret)
         self.gateway.run(plans.perform(self.gateway._policy, call))
+
+    def send(
+        self,
+        to: str | Iterable[str],
+        *,
+        subject: str = "",
+        text: str | None = None,
+        html: str | None = None,
+        cc: str | Iterable[str] = (),
+        bcc: str | Iterable[str] = (),
+        attachments: Iterable[AttachmentLike] = (),
+        reply_to: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        from_name: str | None = None,
+    ) -> wire.SendResult:
+        """Send a new mail from this identity to `to` (one address or several); a `text` or `html` body is needed.
+
+        `attachments`: :class:`File` values or `(filename, bytes[, content_type])` tuples.
+        `headers`: extra `X-*` fields. Whom it may reach is the identity's send scope (`local`:
+        only the gateway's own domain). Raises InvalidRequest (422: a refused recipient, with
+        nothing sent to anyone, or a bad field; 413: too large) and RateLimited (429, with
+        `retry_after`).
+        """
+        body = send_body(
+            to,
+            subject=subject,
+            text=text,
+            html=html,
+            cc=cc,
+            bcc=bcc,
+            attachments=attachments,
+            reply_to=reply_to,
+            headers=headers,
+            from_name=from_name,
+        )
+        gw = self.gateway
+        return gw.run(plans.send_message(gw._policy, self.address, self._secret, body))
+
+    def reply(
+        self,
+        message_id: str,
+        *,
+        text: str | None = None,
+        html: str | None = None,
+        all: bool = False,
+        attachments: Iterable[AttachmentLike] = (),
+        from_name: str | None = None,
+    ) -> wire.SendResult:
+        """Answer one of this identity's messages (received or sent): to its sender (or Reply-To).
+
+        With `all`, to its other recipients too (never this identity). The gateway sets
+        `In-Reply-To`, `References` and `Re:`, and quotes the original below `text`.
+        """
+        body = reply_body(text=text, html=html, all=all, attachments=attachments, from_name=from_name)
+        gw = self.gateway
+        return gw.run(plans.reply_to_message(gw._policy, self.address, self._secret, message_id, body))
+
+    def forward(
+        self,
+        message_id: str,
+        to: str | Iterable[str],
+        *,
+        cc: str | Iterable[str] = (),
+        bcc: str | Iterable[str] = (),
+        text: str | None = None,
+        from_name: str | None = None,
+    ) -> wire.SendResult:
+        """Forward one of this identity's messages to `to`, with `text` as a note above it and its attachments kept."""
+        body = forward_body(to, cc=cc, bcc=bcc, text=text, from_name=from_name)
+        gw = self.gateway
+        return gw.run(plans.forward_message(gw._policy, self.address, self._secret, message_id, body))
+
+    def threads(self, *, limit: int = 50) -> list[wire.ThreadSummary]:
+        """This identity's latest `limit` threads, latest activity first (subject, participants, counts)."""
+        gw = self.gateway
+        return gw.run(plans.list_threads(gw._policy, self.address, self._secret, limit=limit))
+
+    def thread(self, thread_id: str) -> wire.Thread:
+        """One thread: its messages oldest first, sent and received (summaries; `get` reads one whole)."""
+        gw = self.gateway
+        return gw.run(plans.get_thread(gw._policy, self.address, self._secret, thread_id))
 
     def next_message(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 import msgspec
@@ -474,3 +474,244 @@ def test_wait_timeout_names_its_filters_readably() -> None:
     assert str(raised.value).startswith(
         f"no unseen message with a code (From containing 'shop', Subject containing 'Code') arrived for {ADDRESS}"
     )
+
+
+# --- sending, replying, forwarding, threads ---------------------------------------------------
+
+
+def send_result(**extra: Any) -> bytes:
+    body = {
+        "id": "sent.1",
+        "message_id": "<abc@agents.test>",
+        "thread_id": "t1",
+        "accepted": ["you@agents.test"],
+        "rejected": [],
+    }
+    return msgspec.json.encode(body | extra)
+
+
+def thread_summary(n: int) -> dict[str, Any]:
+    return {
+        "thread_id": f"t{n}",
+        "subject": f"Subject {n}",
+        "participants": [ADDRESS, "you@agents.test"],
+        "message_count": 2,
+        "unseen_count": 1,
+        "last_message_at": (datetime(2026, 12, 1, 9, tzinfo=UTC) + timedelta(seconds=n)).isoformat(),
+    }
+
+
+def test_send_posts_the_body_to_the_identitys_send_route_and_decodes_the_result() -> None:
+    clock = Clock()
+    body = wire.SendIn(to=["you@agents.test"], subject="Hi", text="Ready.")
+    result, run = drive(
+        plans.send_message(policy(clock), ADDRESS, TOKEN, body), clock, lambda c, n: (0.0, Reply(201, send_result()))
+    )
+    assert result == wire.SendResult("sent.1", "<abc@agents.test>", "t1", ["you@agents.test"], [])
+    ((_, call),) = run.calls
+    assert (call.method, call.path, call.token) == ("POST", f"/v1/identities/{ADDRESS}/send", TOKEN)
+    assert call.body is not None
+    assert msgspec.json.decode(call.body) == {"to": ["you@agents.test"], "subject": "Hi", "text": "Ready."}
+    assert msgspec.json.decode(call.body, type=wire.SendIn) == body, "the gateway reads it back as sent"
+
+
+@pytest.mark.parametrize(
+    ("make", "path"),
+    [
+        (
+            lambda p: plans.reply_to_message(p, ADDRESS, TOKEN, "m/1", wire.ReplyIn(text="Thanks", all=True)),
+            f"/v1/identities/{ADDRESS}/messages/m%2F1/reply",
+        ),
+        (
+            lambda p: plans.forward_message(p, ADDRESS, TOKEN, "..", wire.ForwardIn(to=["x@agents.test"], text="FYI")),
+            f"/v1/identities/{ADDRESS}/messages/%2E%2E/forward",
+        ),
+    ],
+    ids=["reply", "forward"],
+)
+def test_reply_and_forward_post_to_the_message_they_name(make: Callable[[Policy], Plan[Any]], path: str) -> None:
+    clock = Clock()
+    result, run = drive(make(policy(clock)), clock, lambda c, n: (0.0, Reply(201, send_result())))
+    assert isinstance(result, wire.SendResult)
+    ((_, call),) = run.calls
+    assert (call.method, call.path) == ("POST", path)
+
+
+def test_a_sends_body_keeps_only_what_was_given() -> None:
+    # An older gateway refuses unknown fields: defaults (and the new `send`) are left out.
+    assert msgspec.json.decode(plans.encode(wire.CreateIdentityIn(label="ci"))) == {"label": "ci"}
+    assert msgspec.json.decode(plans.encode(wire.CreateIdentityIn(send="any"))) == {"send": "any"}
+    assert msgspec.json.decode(plans.encode(wire.ReplyIn(text=""))) == {"text": ""}
+    assert msgspec.json.decode(plans.encode(wire.SeenIn(seen=False))) == {"seen": False}, "required fields stay"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    to=st.lists(st.emails(), max_size=3),
+    subject=st.text(max_size=30),
+    text=st.none() | st.text(max_size=30),
+    html=st.none() | st.text(max_size=30),
+    headers=st.dictionaries(st.from_regex(r"X-[A-Za-z]{1,8}", fullmatch=True), st.text(max_size=10), max_size=2),
+    from_name=st.none() | st.text(max_size=20),
+)
+def test_an_encoded_send_decodes_to_the_same_request(
+    to: list[str], subject: str, text: str | None, html: str | None, headers: dict[str, str], from_name: str | None
+) -> None:
+    body = wire.SendIn(to=to, subject=subject, text=text, html=html, headers=headers, from_name=from_name)
+    assert msgspec.json.decode(plans.encode(body), type=wire.SendIn) == body
+
+
+def test_create_identity_sends_the_send_scope() -> None:
+    clock = Clock()
+    created = {
+        "address": ADDRESS,
+        "token": TOKEN,
+        "created_at": "2026-12-01T00:00:00Z",
+        "expires_at": None,
+        "label": None,
+        "send": "any",
+    }
+    made, run = drive(
+        plans.create_identity(policy(clock), "am_prov", None, None, None, False, "any"),
+        clock,
+        lambda c, n: (0.0, Reply(201, msgspec.json.encode(created))),
+    )
+    assert made.send == "any"
+    body = run.calls[0][1].body
+    assert body is not None and msgspec.json.decode(body) == {"send": "any"}
+
+
+def test_a_rate_limited_send_raises_with_retry_after_when_it_does_not_fit() -> None:
+    clock = Clock()
+    refused = Reply(429, error(429, "rate_limited", "20 mails an hour", retry_after_sec=1200), "1200")
+    plan = plans.send_message(policy(clock), ADDRESS, TOKEN, wire.SendIn(to=["y@agents.test"], text="x"))
+    with pytest.raises(RateLimited) as caught:
+        drive(plan, clock, lambda c, n: (0.0, refused))
+    assert (caught.value.status, caught.value.error, caught.value.retry_after) == (429, "rate_limited", 1200)
+
+
+def test_a_rate_limited_send_is_sent_again_after_a_short_retry_after() -> None:
+    clock = Clock()
+    answers = [Reply(429, error(429, "rate_limited", retry_after_sec=2), "2"), Reply(201, send_result())]
+    plan = plans.send_message(policy(clock), ADDRESS, TOKEN, wire.SendIn(to=["y@agents.test"], text="x"))
+    result, run = drive(plan, clock, lambda c, n: (0.0, answers[n]))
+    assert result.message_id == "<abc@agents.test>" and [s for _, s in run.pauses] == [2.0]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(503, error(503, "mail_unavailable", retry_after_sec=1), "1"),
+        Reply(502, b"<html>Bad Gateway</html>"),
+        Reply(504, b"<html>Gateway Time-out</html>"),
+    ],
+)
+def test_a_send_that_may_have_gone_out_is_never_sent_twice(reply: Reply) -> None:
+    # A 503 or a proxy's page can come after the gateway sent the mail: the caller decides.
+    clock = Clock()
+    plan = plans.send_message(policy(clock), ADDRESS, TOKEN, wire.SendIn(to=["y@agents.test"], text="x"))
+    run = Run(clock)
+    with pytest.raises(Unavailable):
+        drive(plan, clock, lambda c, n: (0.0, reply), run)
+    assert len(run.calls) == 1 and not run.pauses
+
+
+@pytest.mark.parametrize("status", [413, 422])
+def test_a_refused_send_is_invalid_request_with_the_gateways_code(status: int) -> None:
+    clock = Clock()
+    body = error(status, "recipient_refused", "out@example.com: this identity sends only to agents.test")
+    plan = plans.send_message(policy(clock), ADDRESS, TOKEN, wire.SendIn(to=["out@example.com"], text="x"))
+    with pytest.raises(InvalidRequest) as caught:
+        drive(plan, clock, lambda c, n: (0.0, Reply(status, body)))
+    assert caught.value.error == "recipient_refused" and "agents.test" in caught.value.detail
+
+
+def test_a_provisioner_token_sending_is_an_auth_error() -> None:
+    clock = Clock()
+    plan = plans.send_message(policy(clock), ADDRESS, "am_prov", wire.SendIn(to=["y@agents.test"], text="x"))
+    with pytest.raises(AuthError):
+        drive(plan, clock, lambda c, n: (0.0, Reply(403, error(403, "forbidden", "a provisioner never sends"))))
+
+
+def test_threads_follow_next_before_until_the_limit() -> None:
+    clock = Clock()
+    pages = [
+        {"threads": [thread_summary(n) for n in range(100)], "next_before": "c1"},
+        {"threads": [thread_summary(n) for n in range(100, 200)], "next_before": "c2"},
+        {"threads": [thread_summary(n) for n in range(200, 300)], "next_before": "c3"},
+    ]
+    found, run = drive(
+        plans.list_threads(policy(clock), ADDRESS, TOKEN, limit=150),
+        clock,
+        lambda c, n: (0.0, Reply(200, msgspec.json.encode(pages[n]))),
+    )
+    assert [t.thread_id for t in found] == [f"t{n}" for n in range(150)]
+    asked = [call.params for _, call in run.calls]
+    assert asked == [{"limit": 100}, {"limit": 50, "before": "c1"}]
+    assert all(call.path == f"/v1/identities/{ADDRESS}/threads" for _, call in run.calls)
+
+
+def test_threads_stop_at_the_last_page() -> None:
+    clock = Clock()
+    page = {"threads": [thread_summary(1), thread_summary(2)], "next_before": None}
+    found, run = drive(
+        plans.list_threads(policy(clock), ADDRESS, TOKEN, limit=50),
+        clock,
+        lambda c, n: (0.0, Reply(200, msgspec.json.encode(page))),
+    )
+    assert [t.subject for t in found] == ["Subject 1", "Subject 2"] and len(run.calls) == 1
+    assert found[0].last_message_at == datetime(2026, 12, 1, 9, 0, 1, tzinfo=UTC)
+
+
+def test_a_thread_limit_below_one_is_refused_before_any_request() -> None:
+    clock = Clock()
+    with pytest.raises(ValueError, match="at least 1"):
+        drive(plans.list_threads(policy(clock), ADDRESS, TOKEN, limit=0), clock, lambda c, n: (0.0, Reply(200, b"")))
+
+
+def test_a_thread_is_read_by_its_id_as_one_path_segment() -> None:
+    clock = Clock()
+    thread = {
+        "thread_id": "t/1",
+        "subject": "Plan",
+        "participants": [ADDRESS],
+        "messages": [summary(1) | {"direction": "sent", "thread_id": "t/1"}, summary(2) | {"thread_id": "t/1"}],
+    }
+    found, run = drive(
+        plans.get_thread(policy(clock), ADDRESS, TOKEN, "t/1"),
+        clock,
+        lambda c, n: (0.0, Reply(200, msgspec.json.encode(thread))),
+    )
+    assert [m.direction for m in found.messages] == ["sent", "received"]
+    assert run.calls[0][1].path == f"/v1/identities/{ADDRESS}/threads/t%2F1"
+
+
+@pytest.mark.parametrize("direction", [None, "sent", "all"])
+def test_messages_ask_for_a_direction_only_when_given(direction: plans.Direction | None) -> None:
+    clock = Clock()
+    _, run = drive(
+        plans.list_messages(
+            policy(clock), ADDRESS, TOKEN, limit=5, sender=None, subject=None, since=None, direction=direction
+        ),
+        clock,
+        lambda c, n: (0.0, Reply(200, msgspec.json.encode({"messages": [], "next_before_id": None}))),
+    )
+    expected: dict[str, Any] = {"limit": 5} | ({"direction": direction} if direction else {})
+    assert run.calls[0][1].params == expected
+
+
+def test_a_sent_message_decodes_with_its_deliveries() -> None:
+    sent = msgspec.json.decode(message(1), type=dict[str, Any]) | {
+        "direction": "sent",
+        "delivery": [
+            {
+                "address": "you@agents.test",
+                "status": "delivered",
+                "detail": None,
+                "attempts": 1,
+                "updated_at": "2026-12-01T09:30:00Z",
+            },
+        ],
+    }
+    decoded = plans.decode(policy(Clock()), msgspec.json.encode(sent), wire.Message)
+    assert decoded.direction == "sent" and decoded.delivery[0].status == "delivered"

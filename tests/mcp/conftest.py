@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ class McpEnv:
             "AGENTMAIL_TOKEN": self.provisioner_token,
             "XDG_CONFIG_HOME": str(self.config_home),
         }
+        if os.environ.get("PYTHONPATH"):  # a checkout run with PYTHONPATH (a worktree) serves its own code
+            base["PYTHONPATH"] = os.environ["PYTHONPATH"]
         return StdioServerParameters(command=command[0], args=list(command[1:]), env={**base, **env})
 
     def stored_tokens(self) -> dict[str, str]:

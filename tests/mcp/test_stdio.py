@@ -26,8 +26,20 @@ TOOLS = {
     "wait_for_message",
     "get_verification_code",
     "delete_message",
+    "send_message",
+    "reply_to_message",
+    "forward_message",
+    "list_threads",
+    "get_thread",
 }
-CONTENT_TOOLS = {"list_messages", "get_message", "wait_for_message", "get_verification_code"}
+CONTENT_TOOLS = {
+    "list_messages",
+    "get_message",
+    "wait_for_message",
+    "get_verification_code",
+    "list_threads",
+    "get_thread",
+}
 
 
 def _error_text(result: Any) -> str:

@@ -9,8 +9,11 @@ through `bash -n`. Where postconf / doveconf 2.3 are installed, they parse the o
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import smtplib
+import ssl
 import subprocess
 import tempfile
 import time
@@ -26,7 +29,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from gateway.config import describe
-from tests.mailstack import ensure_installed
+from tests.mailstack import MailStack, ensure_installed, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
@@ -765,6 +768,110 @@ def relay_logins(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             daemon.kill()
             daemon.wait()
+
+
+# DMS 15.1.0's submission service (target/postfix/master.cf), which postfix-master.cf overrides.
+DMS_SUBMISSION = """\
+  -o syslog_name=postfix/submission
+  -o smtpd_tls_security_level=encrypt
+  -o smtpd_sasl_auth_enable=yes
+  -o smtpd_sasl_type=dovecot
+  -o smtpd_reject_unlisted_recipient=no
+  -o smtpd_sasl_authenticated_header=yes
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_sender_restrictions=$mua_sender_restrictions
+  -o smtpd_discard_ehlo_keywords=
+"""
+# And the main.cf lines of DMS 15.1.0 that submission relies on (SPOOF_PROTECTION=0 as compose.yaml pins it).
+DMS_MAIN = """
+smtpd_sasl_type = dovecot
+smtpd_sasl_auth_enable = no
+smtpd_sasl_security_options = noanonymous
+smtpd_sasl_local_domain = $mydomain
+dms_smtpd_sender_restrictions = permit_sasl_authenticated, permit_mynetworks, reject_unknown_sender_domain
+mua_sender_restrictions = $dms_smtpd_sender_restrictions
+smtpd_recipient_restrictions = permit_sasl_authenticated, permit_mynetworks, reject_unauth_destination
+"""
+
+
+def test_submission_relays_for_the_relay_login_only_over_the_internal_certificate() -> None:
+    # A real Postfix 3.7 and Dovecot 2.3 (DMS 15's versions, from the test mail stack) with DMS's
+    # submission service, postfix-master.cf applied the way DMS applies it, and dovecot.cf's relay
+    # passdb behind Postfix's SASL: the relay login may relay, the catch-all's login (valid for
+    # IMAP) may not, nor may a client without a login; 587 presents the internal certificate.
+    ensure_installed()
+    stack = MailStack.create(domain="agents.example.com")
+    cfg = stack.config
+    port = free_port()
+    service_name = f"127.0.0.1:{port}"  # DMS's "submission" (587), on a free loopback port here
+    relay_password = EXAMPLE_ENV["AGENTMAIL_RELAY_PASSWORD"]
+    try:
+        tls = cfg.root / "tls"
+        (tls / "private").mkdir(parents=True, mode=0o700)
+        key, cert = tls / "private" / "server-key.pem", tls / "server-cert.pem"
+        request = "req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=mailserver -addext subjectAltName=DNS:mailserver"
+        subprocess.run(
+            ["openssl", *request.split(), "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True
+        )
+        hashed = subprocess.run(
+            ["openssl", "passwd", "-6", "-stdin"],
+            input=relay_password + "\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        passwd = cfg.root / "dovecot" / "relay.passwd"
+        passwd.write_text(f"smtp/{RELAY_LOGIN}:{{SHA512-CRYPT}}{hashed}\n")
+        shutil.chown(passwd, user="root", group="dovecot")
+        passwd.chmod(0o640)
+        passdb = relay_passdb_block().replace("/etc/dovecot/agentmail-relay.passwd", str(passwd))
+        sasl_socket = "  unix_listener sasl-auth {\n    mode = 0660\n    user = postfix\n    group = postfix\n  }\n"
+        cfg.dovecot_conf.write_text(
+            cfg.dovecot_conf.read_text() + "auth_failure_delay = 0\n" + passdb + f"service auth {{\n{sasl_socket}}}\n"
+        )
+        master, main = cfg.postfix_dir / "master.cf", cfg.postfix_dir / "main.cf"
+        master.write_text(
+            master.read_text()
+            + f"{service_name} inet n - n - - smtpd\n{DMS_SUBMISSION}tlsmgr unix - - n 1000? 1 tlsmgr\n"
+        )
+        main.write_text(main.read_text() + DMS_MAIN + f"smtpd_sasl_path = {cfg.dovecot_run}/sasl-auth\n")
+        for line in master_overrides():
+            if line.startswith("submission/"):
+                line = line.replace("submission/", f"{service_name}/", 1).replace("/etc/agentmail-tls", str(tls))
+                subprocess.run(["postconf", "-c", str(cfg.postfix_dir), "-P", line], check=True, capture_output=True)
+        stamp = time.time() - 60  # Postfix waits for config files younger than a few seconds to settle
+        for path in (master, main):
+            os.utime(path, (stamp, stamp))
+        stack.start()
+
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # we connect to 127.0.0.1; the name is checked below
+
+        def relay_to_elsewhere(login: tuple[str, str] | None) -> tuple[int | None, int]:
+            """(AUTH reply code or None, RCPT reply code) for a recipient at another domain."""
+            with smtplib.SMTP("127.0.0.1", port, local_hostname="gateway.agents.example.com", timeout=30) as smtp:
+                smtp.starttls(context=context)
+                assert isinstance(smtp.sock, ssl.SSLSocket)
+                peer = smtp.sock.getpeercert()
+                assert peer is not None and ("DNS", "mailserver") in peer["subjectAltName"]
+                auth = None
+                if login is not None:
+                    try:
+                        auth = smtp.login(*login)[0]
+                    except smtplib.SMTPAuthenticationError as exc:
+                        auth = exc.smtp_code
+                assert smtp.docmd("MAIL", "FROM:<planner@agents.example.com>")[0] == 250
+                rcpt = smtp.docmd("RCPT", "TO:<someone@example.org>")[0]
+                smtp.rset()  # nothing is queued: the answer to RCPT is what this checks
+                return auth, rcpt
+
+        assert relay_to_elsewhere((RELAY_LOGIN, relay_password)) == (235, 250)
+        assert relay_to_elsewhere(None) == (None, 554)
+        assert relay_to_elsewhere((cfg.user, cfg.password)) == (235, 554), "the catch-all's login must not send"
+        assert relay_to_elsewhere((RELAY_LOGIN, cfg.password)) == (535, 554)
+    finally:
+        stack.stop()
 
 
 # --- the image's lock file and the operator docs -------------------------------------------------

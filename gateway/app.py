@@ -117,6 +117,7 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         per_hour=settings.send_per_hour,
         max_bytes=settings.max_message_bytes,
         clock=time.time,
+        retry_first=settings.relay_retry_first,
     )
     sending = Sending(store, inbox, outbox, sync, max_bytes=settings.max_message_bytes, clock=time.time)
     return Gateway(settings, store, source, sync, inbox, retention, hub, outbox, sending)

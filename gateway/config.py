@@ -25,6 +25,8 @@ from typing import Any, Final, Literal
 import platformdirs
 from dotenv import dotenv_values
 
+from gateway.outbound.relay import parse_relay_url
+
 __all__ = [
     "ENV_PREFIX",
     "Secret",
@@ -156,6 +158,30 @@ class Settings:
     )
     max_message_bytes: int = field(
         default=25 * 1024 * 1024, metadata=_doc("Largest message accepted over SMTP, in bytes (larger: 552).")
+    )
+    relay_url: Secret | None = field(
+        default=None,
+        metadata=_doc(
+            "SMTP relay for mail to other domains: smtp://[user[:password]@]host[:port] (STARTTLS, port 587;"
+            " required unless the host is loopback) or smtps://... (implicit TLS, port 465); unset: no external mail."
+        ),
+    )
+    relay_password: Secret | None = field(
+        default=None, metadata=_doc("Password for the relay's AUTH; wins over a password in the relay URL.")
+    )
+    relay_password_file: Path | None = field(
+        default=None, metadata=_doc("File holding the relay password (for secrets mounted as files).")
+    )
+    send_per_hour: int = field(
+        default=20, metadata=_doc("Messages one identity may send per hour, counted in the store (0: sending off).")
+    )
+    relay_retry_first: float = field(
+        default=30.0,
+        metadata=_doc(
+            "Wait before the first retry of a relay that failed temporarily (e.g. 30s); each later wait"
+            " doubles, up to an hour, for a day.",
+            kind="duration",
+        ),
     )
     imap_host: str = field(
         default="", metadata=_doc("Dovecot host; setting it selects the imap source instead of the embedded one.")
@@ -334,6 +360,20 @@ def _validate(s: Settings) -> None:
     if s.database_url is not None and not s.database_url.reveal().startswith(("postgresql://", "postgres://")):
         # The URL may hold a password: the message never shows the value.
         raise bad("database_url", "***", "must start with postgresql:// or postgres://")
+    if not s.relay_retry_first > 0:
+        raise bad("relay_retry_first", s.relay_retry_first, "must be more than 0 seconds")
+    if s.send_per_hour < 0:
+        raise bad("send_per_hour", s.send_per_hour, "must not be negative (0 turns sending off)")
+    if s.relay_url is not None:
+        # Parsed by the relay client itself, so what loads is what it can use; its messages never
+        # repeat the URL, which may hold a password.
+        password = s.relay_password.reveal() if s.relay_password is not None else None
+        try:
+            parse_relay_url(s.relay_url.reveal(), password=password)
+        except ValueError as exc:
+            raise bad("relay_url", "***", str(exc)) from None
+    elif s.relay_password is not None:
+        raise bad("relay_password", "***", "a relay password needs AGENTMAIL_RELAY_URL")
     if s.push_listen:
         host, sep, port = s.push_listen.rpartition(":")
         if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:

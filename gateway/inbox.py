@@ -64,6 +64,8 @@ class Window:
 
     since_ts: float
     min_id: str | None
+    sent_since_ts: float = 0.0
+    """Sent copies at or after this time only (the fence says nothing of the Sent folder's ids)."""
 
     def since(self, asked: datetime | None) -> float:
         """The earliest receipt time a query may see: its own `since`, never before the window."""
@@ -124,15 +126,16 @@ class Inbox:
 
     def window(self, identity: Identity) -> Window:
         """What `identity` may see of the mailbox: mail from its creation on, never earlier."""
-        if identity.fence is not None and identity.fence[0] == self._source.generation:
-            # Exact: every copy at or after the fence arrived after the creation began.
-            return Window(0.0, identity.fence[1])
         # IMAP's INTERNALDATE has whole seconds: mail arriving in the second of creation
         # must not be hidden, so truncate creation time to the store's resolution; unless
         # the name had an earlier owner, whose mail from that same second must not show.
         step = self._source.resolution
         rounded = math.ceil if identity.reused else math.floor
-        return Window(rounded(identity.created_ts / step) * step, None)
+        since = rounded(identity.created_ts / step) * step
+        if identity.fence is not None and identity.fence[0] == self._source.generation:
+            # Exact: every inbox copy at or after the fence arrived after the creation began.
+            return Window(0.0, identity.fence[1], since)
+        return Window(since, None, since)
 
     async def listing(self, identity: Identity, query: ListQuery) -> Page:
         """A page of `identity`'s messages."""
@@ -140,15 +143,16 @@ class Inbox:
             raise InvalidInput("use before_id or after_id, not both")
         self._check_index()
         window = self.window(identity)
-        before = await self._cursor(identity, query.before_id)
-        after = await self._cursor(identity, query.after_id)
+        before = await self._cursor(identity, query.before_id, query.direction)
+        after = await self._cursor(identity, query.after_id, query.direction)
         limit = min(max(query.limit, 1), MAX_PAGE)
         filters = Filters(
             window.since(query.since),
             window.min_id,
-            query.sender or None,
-            query.subject or None,
+            sender=query.sender or None,
+            subject=query.subject or None,
             direction=query.direction,
+            sent_since_ts=window.sent_since_ts,
         )
         rows = await self._store.index.listing(identity, filters, limit=limit + 1, before=before, after=after)
         more = len(rows) > limit
@@ -167,13 +171,20 @@ class Inbox:
         filters = Filters(window.since_ts, window.min_id)
         return await self._store.index.listing(identity, filters, limit=min(max(limit, 1), MAX_PAGE), after=after)
 
-    async def _cursor(self, identity: Identity, message_id: str | None) -> Cursor | None:
+    async def _cursor(
+        self, identity: Identity, message_id: str | None, direction: Literal["received", "sent", "all"] = "received"
+    ) -> Cursor | None:
         if message_id is None:
             return None
-        cursor = await self._store.index.cursor_of(identity.address, message_id)
+        cursor = await self._store.index.cursor_of(identity.address, message_id, direction=direction)
         # Mail from before the identity existed (an earlier owner's) is no cursor either: it
         # must not even be confirmed to exist. Its own deleted mail stays a valid cursor.
-        if cursor is None or not self.window(identity).admits(cursor.received_ts, cursor.id):
+        window = self.window(identity)
+        if (
+            cursor is None
+            or not window.admits(cursor.received_ts, cursor.id)
+            or (direction != "received" and cursor.received_ts < window.sent_since_ts)
+        ):
             raise NotFound("no such message (the paging cursor is unknown)")
         return cursor
 
@@ -192,8 +203,8 @@ class Inbox:
         filters = Filters(
             window.since(query.since),
             window.min_id,
-            query.sender or None,
-            query.subject or None,
+            sender=query.sender or None,
+            subject=query.subject or None,
             unseen=not query.include_seen,
             unclaimed=True,
         )
@@ -248,7 +259,7 @@ class Inbox:
         self._check_index()
         window = self.window(identity)
         # Any direction: a message id names one copy, received or sent.
-        filters = Filters(window.since_ts, window.min_id, direction="all")
+        filters = Filters(window.since_ts, window.min_id, window.sent_since_ts, direction="all")
         found = await self._store.index.visible(identity, message_id, filters)
         if found is None:
             raise NotFound("no such message")
@@ -275,7 +286,7 @@ class Inbox:
         """A page of `identity`'s threads, latest activity first, and the `before` of the next page."""
         self._check_index()
         window = self.window(identity)
-        filters = Filters(window.since_ts, window.min_id, direction="all")
+        filters = Filters(window.since_ts, window.min_id, window.sent_since_ts, direction="all")
         limit = min(max(limit, 1), MAX_PAGE)
         rows = await self._store.index.threads(identity, filters, limit=limit + 1, before=_thread_cursor(before))
         more = len(rows) > limit
@@ -287,7 +298,7 @@ class Inbox:
         """One of `identity`'s threads and its visible messages, oldest first; NotFound when it has none."""
         self._check_index()
         window = self.window(identity)
-        filters = Filters(window.since_ts, window.min_id, direction="all", thread_id=thread_id)
+        filters = Filters(window.since_ts, window.min_id, window.sent_since_ts, direction="all", thread_id=thread_id)
         messages = await self._store.index.thread(identity, thread_id, filters)
         if not messages:
             raise NotFound("no such thread")

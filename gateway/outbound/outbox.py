@@ -24,24 +24,23 @@ import random
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
-
-from gateway.mail.compose import Outgoing, new_message_id
-from gateway.outbound.relay import RelayConfig, RelayResult, relay
-from gateway.outbound.schedule import next_attempt
-from gateway.store.outbox import DeliveryState, OutboxEntry
+from typing import Final, Literal
 
 from gateway.errors import Forbidden, RecipientRefused, SourceUnavailable, TooManyAttempts
+from gateway.mail.compose import Outgoing, new_message_id
 from gateway.mail.keys import message_key
+from gateway.outbound.relay import RelayConfig, RelayResult, relay
+from gateway.outbound.schedule import FIRST_DELAY, next_attempt
 from gateway.sources.base import MailSource
 from gateway.store import Identity, Store
+from gateway.store.outbox import DeliveryState, OutboxEntry
 
 __all__ = ["Outbox", "Submitted"]
 
 log = logging.getLogger(__name__)
 
 SEND_WINDOW: Final = 3600.0  # the rate limit counts sends in the last hour
-LEASE: Final = 300.0  # seconds a worker holds an entry it works on (longer than one relay attempt)
+LEASE: Final = 900.0  # seconds a worker holds an entry it works on: longer than one relay attempt can take
 IDLE_CHECK: Final = 5.0  # the worker looks for due work at least this often
 BATCH: Final = 8  # entries claimed at once
 
@@ -69,6 +68,7 @@ class Outbox:
         per_hour: int,
         max_bytes: int,
         clock: Callable[[], float],
+        retry_first: float = FIRST_DELAY,
     ) -> None:
         self._store = store
         self._source = source
@@ -77,6 +77,7 @@ class Outbox:
         self._per_hour = per_hour
         self._max_bytes = max_bytes
         self._clock = clock
+        self._retry_first = retry_first
         self._due = asyncio.Event()  # new work: look now
 
     def new_message_id(self) -> str:
@@ -125,7 +126,9 @@ class Outbox:
             created_ts=self._clock(),
             next_ts=self._clock(),
         )
-        await self._store.outbox.put(entry)
+        # Claimed by this request while it does the local steps itself; the worker takes over
+        # only what this request could not finish (or a crash left), once the lease runs out.
+        await self._store.outbox.put(entry, lease=LEASE)
         log.info(
             "sent %s from %s to %d local and %d remote recipients: %s",
             outgoing.message_id,
@@ -136,26 +139,29 @@ class Outbox:
         )
         copy_id = None
         try:
-            copy_id = await self._local_steps(entry)
+            copy_id, states = await self._local_steps(entry)
         except SourceUnavailable as exc:
             log.warning("the mailbox is away (%s): %s is delivered once it is back", exc, outgoing.message_id)
+            await self._store.outbox.record(entry.id)  # the worker's now: release the claim
+        else:
+            await self._store.outbox.record(entry.id, local_done=True, copy_done=True, results=states)
         if remote:
             self._due.set()
         return Submitted(copy_id, outgoing.message_id, entry.message_key, outgoing.recipients)
 
-    async def _local_steps(self, entry: OutboxEntry) -> str | None:
-        """Deliver the local copies and keep the sent copy, each recorded once done; the sent copy's id."""
-        if not entry.local_done:
-            if entry.local:
-                await self._source.deliver(entry.raw, entry.local)
-            now = self._clock()
-            states = [DeliveryState(a, "delivered", None, 1, now) for a in entry.local]
-            await self._store.outbox.record(entry.id, local_done=True, results=states)
+    async def _local_steps(self, entry: OutboxEntry) -> tuple[str | None, list[DeliveryState]]:
+        """Deliver the local copies and keep the sent copy (what is not done yet): the sent copy's
+        id and the local recipients' new states. The caller records them, once, with its claim held:
+        a crash before that repeats the delivery, which readers see as one message (same
+        Message-ID and body)."""
+        states: list[DeliveryState] = []
+        if not entry.local_done and entry.local:
+            await self._source.deliver(entry.raw, entry.local)
+            states = [DeliveryState(a, "delivered", None, 1, self._clock()) for a in entry.local]
         copy_id = None
         if not entry.copy_done:
             copy_id = await self._source.keep_sent(entry.sent_copy)
-            await self._store.outbox.record(entry.id, copy_done=True)
-        return copy_id
+        return copy_id, states
 
     async def run(self) -> None:
         """Finish every entry's due steps, now and whenever one is due, until cancelled."""
@@ -184,16 +190,14 @@ class Outbox:
         return bool(entries)
 
     async def _finish(self, entry: OutboxEntry) -> None:
-        await self._local_steps(entry)
-        if not entry.remote:
-            return
-        states = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
-        queued = [s.address for s in states if s.status == "queued" and s.address in entry.remote]
+        """Do what is due of a claimed entry, and record it all at once (which releases the claim)."""
+        _, states = await self._local_steps(entry)
+        queued: list[str] = []
+        if entry.remote and entry.next_ts <= self._clock():
+            current = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
+            queued = [s.address for s in current if s.status == "queued" and s.address in entry.remote]
         if not queued:
-            await self._store.outbox.record(entry.id)
-            return
-        if entry.next_ts > self._clock():
-            await self._store.outbox.record(entry.id)  # claimed for the local steps only
+            await self._store.outbox.record(entry.id, local_done=True, copy_done=True, results=states)
             return
         if self._relay is None:
             results = [RelayResult(a, False, True, "no relay is configured (AGENTMAIL_RELAY_URL)") for a in queued]
@@ -201,14 +205,12 @@ class Outbox:
             results = await relay(
                 self._relay, envelope_from=entry.sender, recipients=queued, raw=entry.raw, helo=self._domain
             )
-        await self._record_relay(entry, results)
-
-    async def _record_relay(self, entry: OutboxEntry, results: Sequence[RelayResult]) -> None:
         now = self._clock()
         attempts = entry.attempts + 1
-        retry_at = next_attempt(attempts, entry.created_ts, now, jitter=random.random())  # noqa: S311 - spreads retries
-        states = []
+        jitter = random.random()  # noqa: S311 - spreads retries, secures nothing
+        retry_at = next_attempt(attempts, entry.created_ts, now, jitter=jitter, first=self._retry_first)
         for result in results:
+            status: Literal["relayed", "queued", "failed"]
             if result.ok:
                 status = "relayed"
             elif result.temporary and retry_at is not None:
@@ -221,5 +223,10 @@ class Outbox:
             states.append(DeliveryState(result.address, status, detail, attempts, now))
             log.info("relay of %s to %s: %s (%s)", entry.message_id, result.address, status, result.detail)
         await self._store.outbox.record(
-            entry.id, results=states, attempts=attempts, next_ts=retry_at if retry_at is not None else now
+            entry.id,
+            local_done=True,
+            copy_done=True,
+            results=states,
+            attempts=attempts,
+            next_ts=retry_at if retry_at is not None else now,
         )

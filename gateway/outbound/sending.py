@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
-from gateway.mail.compose import Outgoing, OutgoingFile, compose, forward, reply
-
 from gateway import wire
 from gateway.errors import InvalidMail, TooLarge
 from gateway.inbox import Inbox
+from gateway.mail.compose import Outgoing, OutgoingFile, compose, forward, reply
 from gateway.outbound.outbox import Outbox, Submitted
 from gateway.store import Filters, Identity, Store
 from gateway.sync import Sync

@@ -13,7 +13,7 @@ Words used the same way in code, schema and API docs:
   which the code calls the Message-ID header.
 
 Concerns, each a Protocol in its own module: `Identities`, `Tokens`, `Quarantine`, `Marks`,
-`UiSessions`, `Claims`, `RateLimits` (durable: the mailbox cannot give them back, so a store
+`UiSessions`, `Claims`, `RateLimits`, `Outbox` (durable: the mailbox cannot give them back, so a store
 that cannot be trusted stops start-up instead of starting empty) and `MessageIndex` (a cache
 of the mailbox, rebuilt by the sync when missing, stale or corrupt).
 
@@ -51,9 +51,11 @@ from gateway.store.models import (
     Identity,
     Principal,
     Summary,
+    ThreadSummary,
     hash_token,
     new_token,
 )
+from gateway.store.outbox import DeliveryState, Outbox, OutboxEntry
 from gateway.store.quarantine import Quarantine
 from gateway.store.sessions import UiSessions
 from gateway.store.tokens import Tokens
@@ -63,6 +65,7 @@ __all__ = [
     "Claims",
     "CopyRecord",
     "Cursor",
+    "DeliveryState",
     "Engine",
     "Filters",
     "Grant",
@@ -70,11 +73,14 @@ __all__ = [
     "Identity",
     "Marks",
     "MessageIndex",
+    "Outbox",
+    "OutboxEntry",
     "Principal",
     "Quarantine",
     "RateLimits",
     "Store",
     "Summary",
+    "ThreadSummary",
     "Tokens",
     "UiSessions",
     "hash_token",
@@ -116,4 +122,5 @@ class Store:
     sessions: UiSessions
     claims: Claims
     limits: RateLimits
+    outbox: Outbox
     index: MessageIndex

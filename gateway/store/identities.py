@@ -23,8 +23,12 @@ class Identities(Protocol):
         created_by: str | None = None,
         force: bool = False,
         fence: tuple[str, str] | None = None,
+        send_scope: str = "local",
     ) -> tuple[Identity, str]:
         """A new identity and its token (plaintext, returned only here); a random name when none.
+
+        `send_scope` is `none`, `local` or `any` (InvalidInput otherwise); who may give which is
+        the caller's rule, not the store's.
 
         InvalidName for a malformed or reserved name; Conflict when it is taken or quarantined
         (`force`, the admin's, overrides a quarantine, never a live identity).

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Final, Literal
 
 from gateway.mail.models import Code, Link
+from gateway.mail.threads import ThreadKeys
 
 __all__ = [
     "MAX_TOKEN_CHARS",
@@ -25,6 +26,7 @@ __all__ = [
     "Identity",
     "Principal",
     "Summary",
+    "ThreadSummary",
     "hash_token",
     "new_token",
 ]
@@ -66,6 +68,8 @@ class Identity:
     fence: tuple[str, str] | None = None
     """(source generation, copy id): in that generation, the identity sees exactly the copies
     whose ids sort at or after it (IMAP: UIDNEXT at creation). Finer than whole-second times."""
+    send_scope: Literal["none", "local", "any"] = "local"
+    """Whom it may send to: nobody, addresses on our domain, or anyone (through the relay)."""
 
     @property
     def created_at(self) -> datetime:
@@ -88,6 +92,8 @@ class ApiToken:
     kind: Literal["admin", "provision"]
     label: str | None
     created_ts: float
+    send: Literal["local", "any"] = "local"
+    """Of a provisioner: `any` lets the identities it creates send beyond our domain."""
 
     @property
     def created_at(self) -> datetime:
@@ -101,6 +107,8 @@ class Principal:
     kind: Literal["admin", "provisioner", "identity"]
     token_id: str
     identity: Identity | None = None
+    send: Literal["local", "any"] = "local"
+    """The widest send scope it may give the identities it creates (the admin: `any`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +127,10 @@ class CopyRecord:
     """The addresses the copy's recipient headers grant it to (see gateway.mail.recipients)."""
     codes: tuple[Code, ...] = ()
     links: tuple[Link, ...] = ()
+    direction: Literal["received", "sent"] = "received"
+    """`sent`: a copy in the Sent folder, granted only to the identity in its From."""
+    thread: ThreadKeys | None = None
+    """What threads it; None: a thread of its own (named after its message key), joined by nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +148,25 @@ class Summary:
     codes: tuple[Code, ...]
     links: tuple[Link, ...]
     seen: bool
+    direction: Literal["received", "sent"] = "received"
+    thread_id: str | None = None
+    """The identity's thread this message is in (every indexed grant has one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSummary:
+    """One of an identity's threads, as far as that identity sees it (deleted messages do not count)."""
+
+    thread_id: str
+    subject: str
+    """The display subject (reply prefixes stripped) of its oldest message the identity sees."""
+    participants: tuple[str, ...]
+    """From, To and Cc addresses of the messages it sees, in order of appearance (at most 50)."""
+    message_count: int
+    unseen_count: int
+    """Received messages without a seen mark (sent ones never count)."""
+    last_ts: float
+    """Receipt time of its latest message the identity sees."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +206,9 @@ class Filters:
     """Only mail received at or after it (the identity's window, or a later `since`)."""
     min_id: str | None = None
     """Only copies whose ids sort at or after it (an identity's fence)."""
+    sent_since_ts: float = 0.0
+    """Only sent copies received (kept) at or after it: a fence orders the inbox's ids only, so
+    the time rule alone keeps a re-created name from an earlier owner's sent mail."""
     sender: str | None = None
     """Case-insensitive substring of the From header."""
     subject: str | None = None
@@ -183,3 +217,7 @@ class Filters:
     """Only messages the identity has not seen."""
     unclaimed: bool = False
     """Skip messages a live wait claim of the identity holds."""
+    direction: Literal["received", "sent", "all"] = "received"
+    """Which copies: received mail (what waits and events read), the identity's sent copies, or both."""
+    thread_id: str | None = None
+    """Only the messages of this thread."""

@@ -21,8 +21,11 @@ class Tokens(Protocol):
     async def set_admin(self, token: str, *, origin: Literal["configured", "generated"]) -> None:
         """Make `token` the one admin token (ending the /ui sessions of any other)."""
 
-    async def create_provisioner(self, label: str | None = None) -> tuple[ApiToken, str]:
-        """A new provisioner token: its record and the plaintext (shown once)."""
+    async def create_provisioner(self, label: str | None = None, *, send: str = "local") -> tuple[ApiToken, str]:
+        """A new provisioner token: its record and the plaintext (shown once).
+
+        `send` (`local` or `any`, InvalidInput otherwise): the widest scope its identities may get.
+        """
 
     async def list_provisioners(self) -> list[ApiToken]:
         """Every provisioner token's record, oldest first."""

@@ -9,7 +9,8 @@
 | `POST /ui/identities/create` | admin: a new identity; its token is on the answer page only |
 | `GET /ui/identities/{address}` | an identity's messages, newest first (`before` pages; `refresh` reloads) |
 | `POST /ui/identities/{address}/delete` | admin: delete the identity (its name is quarantined) |
-| `GET /ui/identities/{address}/messages/{id}` | one message; `view` = text, html, headers or raw |
+| `GET /ui/identities/{address}/messages/{id}` | one message; `view` = text, html, headers or raw; links its thread |
+| `GET /ui/identities/{address}/threads/{thread_id}` | one thread, oldest first, the messages the identity sent marked |
 | `POST /ui/identities/{address}/messages/{id}/delete` | hide the message from the identity |
 
 Who may see which identity is decided by the API's own `mail_identity` (an identity's
@@ -390,6 +391,24 @@ class UiController(Controller):
         message = await inbox.read(identity, message_id, mark_seen=False)
         content = await _content(inbox, identity, message, view)
         return _page(pages.message_page(_nav(session), identity.address, message, content))
+
+    @get(
+        "/identities/{address:str}/threads/{thread_id:str}",
+        operation_id="uiThread",
+        dependencies={"session": Provide(require_session)},
+    )
+    async def thread(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        inbox: NamedDependency[Inbox],
+        address: FromPath[str],
+        thread_id: FromPath[str],
+    ) -> Response[str]:
+        """One thread, oldest first, sent messages marked; never marks anything seen."""
+        identity = await mail_identity(request, address)
+        summary, messages = await inbox.thread(identity, thread_id)
+        return _page(pages.thread_page(_nav(session), identity.address, summary, messages))
 
     @post(
         "/identities/{address:str}/messages/{message_id:str}/delete",

@@ -18,7 +18,7 @@ from urllib.parse import quote, urlencode
 from gateway.inbox import FullMessage
 from gateway.mail.models import Code, Link
 from gateway.mail.sanitize import Sanitized
-from gateway.store import Identity, Summary
+from gateway.store import Identity, Summary, ThreadSummary
 from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
 
 __all__ = [
@@ -106,6 +106,11 @@ def identity_delete_url(address: str) -> str:
 def message_delete_url(address: str, message_id: str) -> str:
     """Where the form to delete one message of `address` posts."""
     return f"{message_url(address, message_id)}/delete"
+
+
+def thread_url(address: str, thread_id: str) -> str:
+    """One thread of `address`: its messages oldest first, sent and received."""
+    return f"{messages_url(address)}/threads/{quote(thread_id, safe='')}"
 
 
 def message_url(address: str, message_id: str, view: MessageViewName = "text") -> str:
@@ -395,10 +400,14 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
         for v in MESSAGE_VIEWS
     )
     cut = '<p class="notice">Parts of this message were cut at the gateway\'s limits.</p>' if p.truncated else ""
+    back = f'<a href="{_e(messages_url(address))}">← {_e(address)}</a>'
+    if s.thread_id is not None:
+        back += f' · <a href="{_e(thread_url(address, s.thread_id))}">View the thread</a>'
+    sent = '<span class="badge">sent</span> ' if s.direction == "sent" else ""
     body = (
-        f'<p><a href="{_e(messages_url(address))}">← {_e(address)}</a></p>\n'
-        f"<h1>{_e(s.subject or '(no subject)')}</h1>\n"
-        f'<dl class="meta">{rows}</dl>\n{cut}{found}\n'
+        f"<p>{back}</p>\n"
+        f"<h1>{sent}{_e(s.subject or '(no subject)')}</h1>\n"
+        f'<dl class="meta">{rows}</dl>\n{cut}{_deliveries(message)}{found}\n'
         f'<nav class="tabs" aria-label="Views">{tabs}</nav>\n'
         f"<section>{_view_body(message, content)}</section>\n"
         f"{_attachments(message)}\n"
@@ -407,6 +416,39 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
         ' <span class="muted">Hides it from this identity, as the API\'s DELETE does.</span></form>'
     )
     return _document(s.subject or "(no subject)", body, nav)
+
+
+def _deliveries(message: FullMessage) -> str:
+    """Where each recipient of a sent message stands (nothing for received mail)."""
+    if not message.deliveries:
+        return ""
+    rows = "".join(
+        f"<li><code>{_e(d.address)}</code> {_e(d.status)}"
+        + (f' <span class="muted">{_e(d.detail)}</span>' if d.detail else "")
+        + "</li>"
+        for d in message.deliveries
+    )
+    return f'<h2>Delivery</h2><ul class="values">{rows}</ul>'
+
+
+def thread_page(nav: Nav, address: str, thread: ThreadSummary, messages: Sequence[Summary]) -> str:
+    """One thread of an identity: its messages oldest first, the ones it sent marked."""
+    items = []
+    for s in messages:
+        mark = '<span class="badge">sent</span> ' if s.direction == "sent" else ""
+        items.append(
+            f'<li><div class="line"><span>{mark}<a class="subject" href="{_e(message_url(address, s.id))}">'
+            f"{_e(s.subject or '(no subject)')}</a></span>{_time(s.received_ts)}</div>"
+            f'<div class="from muted">{_e(s.from_header or "(no sender)")}</div></li>'
+        )
+    people = ", ".join(thread.participants)
+    body = (
+        f'<p><a href="{_e(messages_url(address))}">← {_e(address)}</a></p>\n'
+        f"<h1>{_e(thread.subject or '(no subject)')}</h1>\n"
+        f'<p class="muted">{thread.message_count} messages between {_e(people)}</p>\n'
+        f'<ol class="list">{"".join(items)}</ol>'
+    )
+    return _document(thread.subject or "(no subject)", body, nav)
 
 
 def _view_body(message: FullMessage, content: MessageContent) -> str:

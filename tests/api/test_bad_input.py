@@ -23,9 +23,9 @@ BIG = 65 * 1024  # over the 64 KiB request cap
 
 
 async def target(gateway: RunningGateway) -> tuple[str, str]:
-    """An identity with one message: (address, message id)."""
+    """An identity with one message, from an address a reply may reach: (address, message id)."""
     address, token = await gateway.create_identity("target")
-    await gateway.send(make_message(to=address, subject="Hi"), [address])
+    await gateway.send(make_message(sender=f"peer@{DOMAIN}", to=address, subject="Hi"), [address])
     return address, (await gateway.messages(address, token))["messages"][0]["id"]
 
 
@@ -90,8 +90,13 @@ BODY_ROUTES = [
     pytest.param("POST", "/v1/identities", {"local_part": "deep"}, id="create-identity"),
     pytest.param("POST", "/v1/tokens", {"scope": "provision"}, id="create-token"),
     pytest.param("PATCH", MESSAGE, {"seen": True}, id="mark-message"),
+    pytest.param("POST", "/v1/identities/{addr}/send", {"to": [f"target@{DOMAIN}"], "text": "hi"}, id="send"),
+    pytest.param("POST", MESSAGE + "/reply", {"text": "hi"}, id="reply"),
+    pytest.param("POST", MESSAGE + "/forward", {"to": [f"target@{DOMAIN}"]}, id="forward"),
 ]
 DEPTHS = (100, 900, 1000, 10000)
+NULLABLE = frozenset({"local_part", "text"})
+"""Fields of BODY_ROUTES' bodies that take null: null there is a valid value, not a mistyped one."""
 
 
 def nested(depth: int) -> dict[str, bytes]:
@@ -145,7 +150,7 @@ async def test_malformed_and_mistyped_bodies_are_400(
     samples: list[Any] = ["60", "true", 60, 1.5, True, None, [], {}]
     for field, good in valid.items():
         for value in samples:
-            if type(value) is type(good) or (value is None and field == "local_part"):
+            if type(value) is type(good) or (value is None and field in NULLABLE):
                 continue
             response = await gateway.http.request(method, url, json={**valid, field: value})
             detail = assert_error(response, 400, "invalid_request")["detail"]

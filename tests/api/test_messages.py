@@ -81,7 +81,11 @@ async def test_summary_shape(gateway: RunningGateway) -> None:
     address, token = await gateway.create_identity("shape")
     await gateway.send(make_message(to=address, sender="Shop <noreply@shop.example>", subject="Your code"), [address])
     (summary,) = (await gateway.messages(address, token))["messages"]
-    assert set(summary) == {"id", "from", "to", "subject", "received_at", "size", "seen", "codes", "links"}
+    assert set(summary) == {
+        *("id", "from", "to", "subject", "received_at", "size", "seen", "codes", "links"),
+        *("direction", "thread_id"),
+    }
+    assert summary["direction"] == "received" and summary["thread_id"].startswith("t_")
     assert summary["from"] == "Shop <noreply@shop.example>"
     assert summary["to"] == [address]
     assert summary["seen"] is False
@@ -180,7 +184,8 @@ async def test_full_message_shape(gateway: RunningGateway) -> None:
     (summary,) = (await gateway.messages(address, token))["messages"]
     async with gateway.client(token) as client:
         full = (await client.get(f"/v1/identities/{address}/messages/{summary['id']}")).json()
-    assert set(full) == set(summary) | {"headers", "text", "html", "attachments", "truncated"}
+    assert set(full) == set(summary) | {"headers", "text", "html", "attachments", "truncated", "delivery"}
+    assert full["delivery"] == []  # received mail: only sent mail has recipients to report on
     assert "482913" in full["text"]
     assert html in full["html"]  # raw HTML for agents
     assert {"name": "Subject", "value": "Both parts"} in full["headers"]

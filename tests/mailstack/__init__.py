@@ -38,6 +38,8 @@ def running_stack(
     push_secret: str | None = None,
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     parent: Path | None = None,
+    relay_domain: str = "",
+    relay_port: int | None = None,
 ) -> Iterator[MailStack]:
     """Install if needed, create, start and yield a stack; stop it and remove its root afterwards."""
     ensure_installed()
@@ -47,6 +49,8 @@ def running_stack(
         push_secret=push_secret,
         max_message_bytes=max_message_bytes,
         parent=parent,
+        relay_domain=relay_domain,
+        relay_port=relay_port,
     )
     try:
         stack.start()

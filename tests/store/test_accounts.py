@@ -134,6 +134,47 @@ async def test_fence_round_trips(store: Store) -> None:
     assert (await store.identities.get(f"fenced@{DOMAIN}")).fence == ("gen-1", "0000000042")
 
 
+async def test_send_scopes_are_stored_and_returned_everywhere(store: Store) -> None:
+    default, token = await store.identities.create("plain")
+    assert default.send_scope == "local"
+    wide, _ = await store.identities.create("wide", send_scope="any")
+    mute, _ = await store.identities.create("mute", send_scope="none")
+    assert (wide.send_scope, mute.send_scope) == ("any", "none")
+    assert (await store.identities.get(f"wide@{DOMAIN}")).send_scope == "any"
+    found = await store.identities.find(f"mute@{DOMAIN}")
+    assert found is not None and found.send_scope == "none"
+    assert {i.local_part: i.send_scope for i in await store.identities.list()} == {
+        "mute": "none",
+        "plain": "local",
+        "wide": "any",
+    }
+    identity = (await store.tokens.authenticate(token)).identity
+    assert identity is not None and identity.send_scope == "local"
+
+
+async def test_an_unknown_send_scope_is_invalid_input(store: Store) -> None:
+    with pytest.raises(InvalidInput, match="send"):
+        await store.identities.create("x", send_scope="everyone")
+    with pytest.raises(InvalidInput, match="send"):
+        await store.tokens.create_provisioner("ci", send="none")  # a provisioner's is local or any
+    assert await store.identities.find(f"x@{DOMAIN}") is None
+
+
+async def test_provisioners_carry_their_send_scope_into_the_principal(store: Store, clock: Clock) -> None:
+    narrow, narrow_token = await store.tokens.create_provisioner("ci")
+    clock.now += 1  # listed oldest first
+    wide, wide_token = await store.tokens.create_provisioner("relay", send="any")
+    assert (narrow.send, wide.send) == ("local", "any")
+    assert [(t.id, t.send) for t in await store.tokens.list_provisioners()] == [(narrow.id, "local"), (wide.id, "any")]
+    assert (await store.tokens.authenticate(narrow_token)).send == "local"
+    assert (await store.tokens.authenticate(wide_token)).send == "any"
+    await store.tokens.set_admin(ADMIN, origin="configured")
+    assert (await store.tokens.authenticate(ADMIN)).send == "any"
+    await store.sessions.add("s1", wide_token, keep=5)
+    session = await store.sessions.get("s1", max_age=1e9, idle=1e9)
+    assert session is not None and (session.kind, session.send) == ("provisioner", "any")
+
+
 async def test_list_pages_by_address_and_filters_by_creator(store: Store) -> None:
     record, _ = await store.tokens.create_provisioner("ci")
     for name in ("carol", "alice", "bob"):

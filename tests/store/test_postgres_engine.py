@@ -137,9 +137,21 @@ async def test_an_incomplete_schema_is_refused(postgres_dsn: str, started: Any) 
     store = _open(postgres_dsn)
     await started(store)
     await store.engine.close()
-    await _run(postgres_dsn, "DROP TABLE gone")
-    with pytest.raises(StoreError, match="lacks the tables gone"):
+    await _run(postgres_dsn, "DROP TABLE claims")
+    with pytest.raises(StoreError, match="lacks the tables claims"):
         await _open(postgres_dsn).engine.start()
+
+
+async def test_an_incomplete_index_is_made_again(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    await store.index.set_meta("source_generation", "g")
+    await store.engine.close()
+    await _run(postgres_dsn, "DROP TABLE threads")  # a cache: never a reason to refuse
+    again = _open(postgres_dsn)
+    await started(again)
+    assert await again.index.get_meta("source_generation") is None
+    assert "threads" in await _tables(postgres_dsn)
 
 
 async def test_index_tables_of_another_version_are_made_again_empty_and_the_rest_kept(
@@ -283,3 +295,28 @@ async def test_filters_match_wildcards_literally_and_survive_nul(postgres_dsn: s
     assert [s.id for s in await store.index.listing(identity, Filters(0, subject="_"), limit=9)] == ["m1"]
     (nul,) = await store.index.listing(identity, Filters(0, sender="bad"), limit=9)
     assert nul.from_header == "bad\ufffdsender@y.test" and nul.to == ("a\x00b",)
+
+
+async def test_a_version_1_store_upgrades_to_send_scopes_and_an_outbox(postgres_dsn: str, started: Any) -> None:
+    store = _open(postgres_dsn)
+    await started(store)
+    alice, token = await store.identities.create("alice", send_scope="any")
+    _, secret = await store.tokens.create_provisioner("ci", send="any")
+    await store.engine.close()
+    # The schema as version 1 made it.
+    await _run(
+        postgres_dsn,
+        "DROP TABLE deliveries",
+        "DROP TABLE outbox",
+        "ALTER TABLE identities DROP COLUMN send_scope",
+        "ALTER TABLE tokens DROP COLUMN send",
+        "UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+    )
+    again = _open(postgres_dsn)
+    await started(again)
+    assert await _rows(postgres_dsn, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
+    upgraded = (await again.tokens.authenticate(token)).identity
+    assert upgraded is not None and upgraded.id == alice.id and upgraded.send_scope == "local"
+    assert (await again.tokens.authenticate(secret)).send == "local"
+    assert await again.outbox.pending() == 0
+    assert {"outbox", "deliveries"} <= await _tables(postgres_dsn)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hmac
 import shutil
 import sqlite3
@@ -133,8 +134,21 @@ async def test_a_corrupt_or_outdated_index_is_rebuilt_empty(open_store: StoreFac
     assert await store.index.get_meta("schema_version") == str(INDEX_VERSION)
 
 
+def _to_version_4(path: Path) -> None:
+    """Rewrite a current store as version 4 kept it: no send scopes, no outbox."""
+    _run(
+        path,
+        "ALTER TABLE identities DROP COLUMN send_scope",
+        "ALTER TABLE tokens DROP COLUMN send",
+        "DROP TABLE deliveries",
+        "DROP TABLE outbox",
+        "UPDATE meta SET value = '4' WHERE key = 'schema_version'",
+    )
+
+
 def _to_version_3(path: Path) -> None:
     """Rewrite a current store as version 3 kept it: marks.message_id, no claims or rate events."""
+    _to_version_4(path)
     _run(
         path,
         "ALTER TABLE marks RENAME COLUMN message_key TO message_id",
@@ -146,6 +160,37 @@ def _to_version_3(path: Path) -> None:
         "CREATE INDEX marks_by_message ON marks (message_id)",
         "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
     )
+
+
+async def test_version_4_store_upgrades_to_send_scopes_and_an_outbox_with_a_backup(
+    open_store: StoreFactory, tmp_path: Path
+) -> None:
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    a, token = await store.identities.create("a")
+    await store.identities.create("b", ttl_seconds=600)
+    provisioner, secret = await store.tokens.create_provisioner("ci")
+    await store.marks.set_seen(a, "key-A", True)
+    await store.engine.close()
+    _to_version_4(path)
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [("4",)]
+
+    store = await open_store()
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(DURABLE_VERSION),)]
+    assert {i.local_part: i.send_scope for i in await store.identities.list()} == {"a": "local", "b": "local"}
+    assert (await store.tokens.authenticate(token)).identity == dataclasses.replace(a, send_scope="local")
+    principal = await store.tokens.authenticate(secret)
+    assert (principal.token_id, principal.send) == (provisioner.id, "local")
+    assert _rows(path, "SELECT identity_id, message_key, seen FROM marks") == [(a.id, "key-A", 1)]
+    assert await store.outbox.pending() == 0
+    created, _ = await store.identities.create("c", send_scope="any")
+    assert created.send_scope == "any"
+    backup = path.with_name("identities.db.v4.bak")
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert _rows(backup, "SELECT value FROM meta WHERE key = 'schema_version'") == [("4",)]
+    assert _rows(backup, "SELECT local_part FROM identities ORDER BY local_part") == [("a",), ("b",)]
+    with pytest.raises(sqlite3.OperationalError):  # the backup is the version 4 file, as it was
+        _rows(backup, "SELECT send_scope FROM identities")
 
 
 async def test_version_3_store_upgrades_keeping_marks_tokens_and_sessions(

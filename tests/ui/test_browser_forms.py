@@ -240,3 +240,36 @@ async def test_the_code_is_the_largest_text_on_the_message_page_and_one_click_se
     assert await page.evaluate("window.getSelection().toString()") == CODE
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"]
+
+
+async def test_a_message_links_its_thread_where_sent_mail_is_marked(
+    browser: Browser, ui_gateway: UiGateway, context_of: list[BrowserContext]
+) -> None:
+    ui = await reader(ui_gateway, "thread-in-chromium")
+    peer, peer_token = await ui.running.create_identity("thread-peer")
+    async with ui.running.client(peer_token) as client:
+        asked = await client.post(
+            f"/v1/identities/{peer}/send", json={"to": [ui.address], "subject": "Which day?", "text": "Tuesday?"}
+        )
+        assert asked.status_code == 201, asked.text
+    await ui.running.settled()
+    (question,) = (await ui.running.messages(ui.address, ui.token))["messages"]
+    async with ui.running.client(ui.token) as client:
+        answered = await client.post(
+            f"/v1/identities/{ui.address}/messages/{question['id']}/reply", json={"text": "Yes."}
+        )
+        assert answered.status_code == 201, answered.text
+    context = await ui.logged_in(browser, viewport=DESKTOP)
+    context_of.append(context)
+    page = await context.new_page()
+    await page.goto(ui.list_url(), wait_until="load")
+    await page.click("a.subject:text-is('Which day?')")
+    async with page.expect_navigation(wait_until="load"):
+        await page.click("a:text-is('View the thread')")
+    assert await page.locator("a.subject").all_text_contents() == ["Which day?", "Re: Which day?"]
+    sent = page.locator("li:has(.badge:text-is('sent')) a.subject")
+    assert await sent.all_text_contents() == ["Re: Which day?"]
+    async with page.expect_navigation(wait_until="load"):
+        await sent.click()
+    assert await page.locator("h1 .badge").text_content() == "sent"
+    assert await page.locator("h2:text-is('Delivery') + ul li code").all_text_contents() == [peer]

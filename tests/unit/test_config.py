@@ -11,6 +11,7 @@ from typing import Any, Literal
 import pytest
 
 from gateway.config import Secret, SettingError, Settings, _converter, describe, is_secret, load_settings
+from gateway.outbound.relay import RelayConfig
 
 
 def test_defaults_work_on_a_laptop() -> None:
@@ -175,7 +176,7 @@ def test_every_setting_has_a_supported_type() -> None:
 
 def test_secrets_are_found_by_type() -> None:
     secrets = {f.name for f in dataclasses.fields(Settings) if is_secret(f.name)}
-    assert secrets == {"admin_token", "imap_password", "push_secret", "database_url"}
+    assert secrets == {"admin_token", "imap_password", "push_secret", "database_url", "relay_url", "relay_password"}
 
 
 @dataclass(frozen=True)
@@ -230,12 +231,13 @@ def test_a_type_without_a_conversion_is_refused(hint: Any) -> None:
 # --- secrets from files ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("secret", ["push_secret", "imap_password", "database_url"])
+@pytest.mark.parametrize("secret", ["push_secret", "imap_password", "database_url", "relay_password"])
 def test_a_secret_comes_from_its_file(tmp_path: Path, secret: str) -> None:
     value = "postgresql://u:pw-0123456789abcdef@db/x" if secret == "database_url" else "s3cret-0123456789abcdef"
     path = tmp_path / "secret"
     path.write_text(value + "\n")  # mounted secrets usually end with a newline
-    s = load_settings({f"AGENTMAIL_{secret.upper()}_FILE": str(path)}, env_file=None)
+    env = {"AGENTMAIL_RELAY_URL": "smtp://agent@mail.example.com"} if secret == "relay_password" else {}
+    s = load_settings({**env, f"AGENTMAIL_{secret.upper()}_FILE": str(path)}, env_file=None)
     assert getattr(s, secret) == Secret(value)
     assert value not in repr(s)
 
@@ -272,3 +274,98 @@ def test_a_secret_file_that_cannot_be_used_is_refused_without_its_content(
     with pytest.raises(SettingError, match=why) as refused:
         load_settings(env, env_file=None)
     assert "0123456789" not in str(refused.value)
+
+
+# --- the relay and sending -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "password", "expected"),
+    [
+        ("smtp://mail.example.com", None, ("mail.example.com", 587, False, None, None, True)),
+        ("smtps://Mail.Example.COM", None, ("mail.example.com", 465, True, None, None, True)),
+        (
+            "smtp://agent:hunter2@mail.example.com:2587",
+            None,
+            ("mail.example.com", 2587, False, "agent", "hunter2", True),
+        ),
+        ("smtp://agent%40d.test:p%3Ass@relay", None, ("relay", 587, False, "agent@d.test", "p:ss", True)),
+        (
+            "smtp://agent:hunter2@mail.example.com",
+            "from-env",
+            ("mail.example.com", 587, False, "agent", "from-env", True),
+        ),
+        ("smtp://agent@mail.example.com/", "from-env", ("mail.example.com", 587, False, "agent", "from-env", True)),
+        ("smtp://127.0.0.1:25", None, ("127.0.0.1", 25, False, None, None, False)),
+        ("smtp://127.8.9.10:25", None, ("127.8.9.10", 25, False, None, None, False)),
+        ("smtp://[::1]:25", None, ("::1", 25, False, None, None, False)),
+        ("smtp://LocalHost:25", None, ("localhost", 25, False, None, None, False)),
+        ("smtp://10.0.0.5:25", None, ("10.0.0.5", 25, False, None, None, True)),
+        ("smtp://localhost.example.com", None, ("localhost.example.com", 587, False, None, None, True)),
+    ],
+)
+def test_the_relay_url_is_read_with_its_defaults_and_tls_rule(
+    url: str, password: str | None, expected: tuple[object, ...]
+) -> None:
+    env = {"AGENTMAIL_RELAY_URL": url}
+    if password is not None:
+        env["AGENTMAIL_RELAY_PASSWORD"] = password
+    s = load_settings(env, env_file=None)
+    relay = RelayConfig.from_settings(s)
+    assert relay is not None
+    assert (relay.host, relay.port, relay.implicit_tls, relay.username, relay.password, relay.require_tls) == expected
+    for secret in ("hunter2", "from-env"):
+        assert secret not in repr(s) and secret not in repr(relay) and secret not in str(relay)
+
+
+def test_without_a_relay_url_there_is_no_relay() -> None:
+    s = load_settings({}, env_file=None)
+    assert s.relay_url is None and RelayConfig.from_settings(s) is None
+    assert s.send_per_hour == 20
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://agent:hunter2@mail.example.com", "smtp:// or smtps://"),
+        ("agent:hunter2@mail.example.com", "smtp:// or smtps://"),
+        ("smtp:agent:hunter2@mail.example.com", "smtp:// or smtps://"),
+        ("smtp://agent:hunter2@", "names no host"),
+        ("smtp://agent:hunter2@mail.example.com:0", "port"),
+        ("smtp://agent:hunter2@mail.example.com:70000", "port"),
+        ("smtp://agent:hunter2@mail.example.com:smtp", "port"),
+        ("smtp://agent:hunter2@mail.example.com/relay", "nothing after the port"),
+        ("smtp://agent:hunter2@mail.example.com?tls=no", "nothing after the port"),
+        ("smtp://agent:hunter2@mail_server.example.com", "not a host name"),
+        ("smtp://agent:hunter2@mail.example.com\n", "control characters"),
+        ("smtp://agent:hunter 2@mail.example.com", "spaces"),
+        ("smtp://:hunter2@mail.example.com", "needs a user name"),
+    ],
+)
+def test_a_bad_relay_url_is_refused_without_echoing_it(url: str, why: str) -> None:
+    with pytest.raises(SettingError, match="AGENTMAIL_RELAY_URL") as caught:
+        load_settings({"AGENTMAIL_RELAY_URL": url}, env_file=None)
+    assert why in str(caught.value)
+    assert "hunter" not in str(caught.value) and "agent" not in str(caught.value)
+
+
+def test_a_relay_password_without_a_relay_or_a_user_is_refused() -> None:
+    with pytest.raises(SettingError, match="AGENTMAIL_RELAY_PASSWORD") as caught:
+        load_settings({"AGENTMAIL_RELAY_PASSWORD": "hunter2"}, env_file=None)
+    assert "hunter2" not in str(caught.value)
+    with pytest.raises(SettingError, match="needs a user name") as caught:
+        load_settings(
+            {"AGENTMAIL_RELAY_URL": "smtp://mail.example.com", "AGENTMAIL_RELAY_PASSWORD": "hunter2"}, env_file=None
+        )
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("0", 0), ("20", 20), ("1000", 1000)])
+def test_send_per_hour(raw: str, expected: int) -> None:
+    assert load_settings({"AGENTMAIL_SEND_PER_HOUR": raw}, env_file=None).send_per_hour == expected
+
+
+def test_a_negative_send_rate_is_refused() -> None:
+    with pytest.raises(SettingError) as caught:
+        load_settings({"AGENTMAIL_SEND_PER_HOUR": "-1"}, env_file=None)
+    assert str(caught.value) == "AGENTMAIL_SEND_PER_HOUR=-1: must not be negative (0 turns sending off)"

@@ -25,6 +25,7 @@ from gateway.store.postgres.accounts import (
 from gateway.store.postgres.database import CONNECT_TIMEOUT, Database
 from gateway.store.postgres.index import PostgresIndex
 from gateway.store.postgres.marks import PostgresClaims, PostgresMarks, PostgresRateLimits
+from gateway.store.postgres.outbox import PostgresOutbox
 from gateway.store.postgres.schema import SCHEMA_VERSION, ensure_schema
 
 __all__ = ["SCHEMA_VERSION", "PostgresEngine", "open_postgres"]
@@ -98,5 +99,6 @@ def open_postgres(
         sessions=accounts(PostgresUiSessions),
         claims=PostgresClaims(db, clock),
         limits=PostgresRateLimits(db, clock),
+        outbox=PostgresOutbox(db, clock),
         index=PostgresIndex(db, clock),
     )

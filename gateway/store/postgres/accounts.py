@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
-from typing import Final, Literal, LiteralString
+from typing import Final, Literal, LiteralString, cast
 
 import psycopg
 
@@ -19,7 +19,7 @@ from gateway.names import check_local_part, random_local_part
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
 from gateway.store.postgres.database import Connection, Database, Row
 from gateway.store.postgres.schema import LOCK_NAMESPACE
-from gateway.store.rows import IDENTITY_COLUMNS, ascii_lower, identity_of
+from gateway.store.rows import IDENTITY_COLUMNS, SEND_SCOPES, ascii_lower, check_choice, identity_of
 
 __all__ = ["PostgresAccounts", "PostgresIdentities", "PostgresQuarantine", "PostgresTokens", "PostgresUiSessions"]
 
@@ -46,12 +46,14 @@ class PostgresAccounts:
         self._quarantine = quarantine_seconds
         self._clock = clock
 
-    async def _principal(self, conn: Connection, token_id: str, kind: str, identity_id: int | None) -> Principal | None:
+    async def _principal(
+        self, conn: Connection, token_id: str, kind: str, identity_id: int | None, send: str | None = None
+    ) -> Principal | None:
         """Who a token row stands for; None for an identity that is gone or expired."""
         if kind == "admin":
-            return Principal("admin", token_id)
+            return Principal("admin", token_id, send="any")
         if kind == "provision":
-            return Principal("provisioner", token_id)
+            return Principal("provisioner", token_id, send="any" if send == "any" else "local")
         cur = await conn.execute(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE id = %s", (identity_id,))  # noqa: S608
         row = await cur.fetchone()
         if row is None:
@@ -71,6 +73,9 @@ class PostgresAccounts:
     async def _retire(self, conn: Connection, identity_id: int, local: str, since: float) -> None:
         await self._end_sessions_of(conn, identity_id)
         await conn.execute("DELETE FROM identities WHERE id = %s", (identity_id,))  # tokens, marks, claims cascade
+        # Its finished sends with their delivery rows; unfinished ones still go out (accepted mail)
+        # and go when they finish (gateway/store/outbox.py).
+        await conn.execute("DELETE FROM outbox WHERE identity_id = %s AND finished", (identity_id,))
         await conn.execute(
             "INSERT INTO quarantine (local_part, until) VALUES (%s, %s)"
             " ON CONFLICT (local_part) DO UPDATE SET until = greatest(quarantine.until, excluded.until)",
@@ -90,9 +95,11 @@ class PostgresIdentities(PostgresAccounts):
         created_by: str | None = None,
         force: bool = False,
         fence: tuple[str, str] | None = None,
+        send_scope: str = "local",
     ) -> tuple[Identity, str]:
         if ttl_seconds is not None and ttl_seconds <= 0:
             raise InvalidInput("ttl_seconds must be positive")
+        scope = cast(Literal["none", "local", "any"], check_choice("send", send_scope, SEND_SCOPES))
         wanted = None if local_part is None else check_local_part(local_part, reserved=self._reserved)
         now = self._clock()
         expires = None if ttl_seconds is None else now + ttl_seconds
@@ -114,8 +121,8 @@ class PostgresIdentities(PostgresAccounts):
                     reused = await self._claim_name(conn, local, now, force=force)
                 cur = await conn.execute(
                     "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
-                    " fence_generation, fence_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                    (local, now, expires, label, created_by, reused, *(fence or (None, None))),
+                    " fence_generation, fence_id, send_scope) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                    (local, now, expires, label, created_by, reused, *(fence or (None, None)), scope),
                 )
                 row = await cur.fetchone()
                 assert row is not None
@@ -128,7 +135,7 @@ class PostgresIdentities(PostgresAccounts):
             # Only a writer that skipped the name lock gets here (the lock serialises ours).
             raise Conflict(f"{local}@{self.domain} is taken") from None
         address = f"{local}@{self.domain}"
-        return Identity(identity_id, address, local, now, expires, label, created_by, reused, fence), token
+        return Identity(identity_id, address, local, now, expires, label, created_by, reused, fence, scope), token
 
     async def _claim_name(self, conn: Connection, local: str, now: float, *, force: bool) -> bool:
         """Clear the way for `local` (True if it had an earlier owner), or raise Conflict; in a transaction."""
@@ -194,13 +201,13 @@ class PostgresTokens(PostgresAccounts):
     async def authenticate(self, token: str) -> Principal:
         digest = hash_token(token)
         async with self._db.transaction() as conn:
-            cur = await conn.execute("SELECT id, kind, hash, identity_id FROM tokens WHERE hash = %s", (digest,))
+            cur = await conn.execute("SELECT id, kind, hash, identity_id, send FROM tokens WHERE hash = %s", (digest,))
             row: Row | None = await cur.fetchone()
             # The lookup is by hash (which leaks nothing about the token); compare in constant
             # time anyway so no path ever compares secrets with `==`.
             principal = None
             if row is not None and hmac.compare_digest(str(row[2]), digest):
-                principal = await self._principal(conn, str(row[0]), str(row[1]), row[3])
+                principal = await self._principal(conn, str(row[0]), str(row[1]), row[3], row[4])
         if principal is None:
             raise Unauthorized("unknown, revoked or expired token")
         return principal
@@ -231,20 +238,21 @@ class PostgresTokens(PostgresAccounts):
                 (digest, origin, self._clock()),
             )
 
-    async def create_provisioner(self, label: str | None = None) -> tuple[ApiToken, str]:
+    async def create_provisioner(self, label: str | None = None, *, send: str = "local") -> tuple[ApiToken, str]:
+        scope = cast(Literal["local", "any"], check_choice("send", send, ("local", "any")))
         token = new_token()
-        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock())
+        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock(), scope)
         await self._db.execute(
-            "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES (%s, 'provision', %s, %s, %s)",
-            (record.id, hash_token(token), label, record.created_ts),
+            "INSERT INTO tokens (id, kind, hash, label, created_at, send) VALUES (%s, 'provision', %s, %s, %s, %s)",
+            (record.id, hash_token(token), label, record.created_ts, scope),
         )
         return record, token
 
     async def list_provisioners(self) -> list[ApiToken]:
         rows = await self._db.fetchall(
-            "SELECT id, label, created_at FROM tokens WHERE kind = 'provision' ORDER BY created_at, id"
+            "SELECT id, label, created_at, send FROM tokens WHERE kind = 'provision' ORDER BY created_at, id"
         )
-        return [ApiToken(str(r[0]), "provision", r[1], float(r[2])) for r in rows]
+        return [ApiToken(str(r[0]), "provision", r[1], float(r[2]), "any" if r[3] == "any" else "local") for r in rows]
 
     async def delete_provisioner(self, token_id: str) -> None:
         async with self._db.transaction() as conn:
@@ -309,18 +317,18 @@ class PostgresUiSessions(PostgresAccounts):
     async def get(self, session_hash: str, *, max_age: float, idle: float) -> Principal | None:
         async with self._db.transaction() as conn:
             cur = await conn.execute(
-                "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id"
+                "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id, t.send"
                 " FROM ui_sessions s LEFT JOIN tokens t ON t.hash = s.token_hash WHERE s.hash = %s",
                 (session_hash,),
             )
             row = await cur.fetchone()
             if row is None:
                 return None
-            created, used, token_id, kind, identity_id = row
+            created, used, token_id, kind, identity_id, send = row
             now = self._clock()
             principal = None
             if token_id is not None and now - created < max_age and now - used < idle:
-                principal = await self._principal(conn, str(token_id), str(kind), identity_id)
+                principal = await self._principal(conn, str(token_id), str(kind), identity_id, send)
             if principal is None:
                 await conn.execute("DELETE FROM ui_sessions WHERE hash = %s", (session_hash,))
                 return None

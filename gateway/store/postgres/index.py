@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, LiteralString
+from typing import Final, Literal, LiteralString
 
-from gateway.store.index import moved_grants
-from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
-from gateway.store.postgres.database import Database
+from gateway.mail.threads import SUBJECT_WINDOW
+from gateway.store.index import (
+    SUBJECT_CANDIDATES,
+    ThreadInput,
+    merged_participants,
+    moved_grants,
+    new_thread_id,
+    pick_by_ref,
+    pick_by_subject,
+    thread_input,
+    thread_summaries,
+)
+from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary, ThreadSummary
+from gateway.store.postgres.database import Connection, Database
 from gateway.store.postgres.schema import LOCK_INDEX, LOCK_NAMESPACE
 from gateway.store.rows import encode_json, summary_of
 
@@ -15,37 +27,34 @@ __all__ = ["PostgresIndex"]
 
 _SUMMARY: Final = (
     "c.copy_id, c.message_key, c.received_at, c.size, c.from_header, c.to_json, c.subject,"
-    " c.codes_json, c.links_json, coalesce(k.seen, false)"
+    " c.codes_json, c.links_json, coalesce(k.seen, false), g.direction, g.thread_id"
 )
 # An identity's grants with its own marks: one query, whatever the size of its history.
-_VISIBLE: Final = (
-    f"SELECT {_SUMMARY} FROM grants g JOIN copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
+_FROM: Final = (
+    "FROM grants g JOIN copies c ON c.copy_id = g.copy_id"
     " LEFT JOIN marks k ON k.identity_id = %s AND k.message_key = g.message_key"
     " WHERE g.address = %s AND g.received_at >= %s AND NOT coalesce(k.deleted, false)"  # the first grant's time
 )
+_VISIBLE: Final = f"SELECT {_SUMMARY} {_FROM}"
+_THREAD_COUNTS: Final = (
+    "SELECT g.thread_id, count(*), count(*) FILTER (WHERE g.direction = 'received' AND NOT coalesce(k.seen, false)),"
+    f" max(g.received_at) {_FROM}"
+)
+_THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {_FROM}"
 # A batch is two statements whatever its size: the copies that are new (their seq values taken
 # in batch order), then their grants (in batch order, so the first copy of a message granted
 # to an address wins).
 _ADD_COPIES: Final = (
     "INSERT INTO copies (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    " message_key, codes_json, links_json, grants_json)"
+    " message_key, codes_json, links_json, grants_json, direction, participants_json, depth)"
     " SELECT n.copy_id, n.received_at, n.size, n.from_header, n.to_json, n.subject, n.from_fold, n.subject_fold,"
-    " n.message_key, n.codes_json, n.links_json, n.grants_json"
+    " n.message_key, n.codes_json, n.links_json, n.grants_json, n.direction, n.participants_json, n.depth"
     " FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) WITH ORDINALITY"
-    "  AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    "  message_key, codes_json, links_json, grants_json, position)"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int4[])"
+    "  WITH ORDINALITY AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
+    "  message_key, codes_json, links_json, grants_json, direction, participants_json, depth, position)"
     " ORDER BY n.position"
     " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id, seq"
-)
-_ADD_GRANTS: Final = (
-    "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id)"
-    " SELECT n.address, n.message_key, n.copy_id, n.received_at, n.seq, n.copy_id"
-    " FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[]) WITH ORDINALITY"
-    "  AS n (address, message_key, copy_id, received_at, seq, position)"
-    " WHERE NOT EXISTS (SELECT 1 FROM gone WHERE gone.address = n.address AND gone.message_key = n.message_key)"
-    " ORDER BY n.position"
-    " ON CONFLICT (address, message_key) DO NOTHING"
 )
 
 
@@ -66,7 +75,7 @@ class PostgresIndex:
     async def add(self, records: Sequence[CopyRecord]) -> None:
         if not records:
             return
-        columns: list[list[object]] = [[] for _ in range(12)]
+        columns: list[list[object]] = [[] for _ in range(15)]
         for r in records:
             row = (
                 r.copy_id,
@@ -81,6 +90,9 @@ class PostgresIndex:
                 encode_json(r.codes),
                 encode_json(r.links),
                 encode_json(sorted(r.grants)),
+                r.direction,
+                encode_json(thread_input(r).participants),
+                len(r.thread.references) if r.thread is not None else 0,
             )
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
@@ -92,13 +104,14 @@ class PostgresIndex:
             await conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_INDEX))
             cur = await conn.execute(_ADD_COPIES, columns)
             new = {str(c): int(q) for c, q in await cur.fetchall()}
-            grants: list[tuple[str, str, str, float, int]] = []
+            # Grants one by one, in batch order: the first copy of a message granted to an address
+            # wins, and a copy's thread is computed from every grant before it.
             for r in records:
                 seq = new.pop(r.copy_id, None)  # a copy id twice in one batch: its first record was stored
                 if seq is not None:
-                    grants += [(a, r.message_key, r.copy_id, r.received_ts, seq) for a in sorted(r.grants)]
-            if grants:
-                await conn.execute(_ADD_GRANTS, [list(c) for c in zip(*grants, strict=True)])
+                    item = thread_input(r)
+                    for address in sorted(r.grants):
+                        await _grant(conn, address, r, seq, item)
 
     async def remove(self, copy_ids: Iterable[str]) -> set[str]:
         ids = list(dict.fromkeys(copy_ids))
@@ -108,30 +121,34 @@ class PostgresIndex:
             cur = await conn.execute("SELECT DISTINCT message_key FROM copies WHERE copy_id = ANY(%s)", (ids,))
             keys = {str(r[0]) for r in await cur.fetchall()}
             cur = await conn.execute(
-                "SELECT address, message_key, received_at, origin_id, seq FROM grants WHERE copy_id = ANY(%s)"
-                " ORDER BY seq",
+                "SELECT address, message_key, received_at, origin_id, seq, direction, thread_id FROM grants"
+                " WHERE copy_id = ANY(%s) ORDER BY seq",
                 (ids,),
             )
-            lost = [(str(a), str(k), float(t), str(o), int(q)) for a, k, t, o, q in await cur.fetchall()]
+            lost = [
+                (str(a), str(k), float(t), str(o), int(q), str(d), str(h))
+                for a, k, t, o, q, d, h in await cur.fetchall()
+            ]
             await conn.execute(
-                "INSERT INTO gone (address, copy_id, received_at, message_key, seq, origin_id)"
-                " SELECT address, copy_id, received_at, message_key, seq, origin_id FROM grants"
+                "INSERT INTO gone (address, copy_id, received_at, message_key, seq, origin_id, direction)"
+                " SELECT address, copy_id, received_at, message_key, seq, origin_id, direction FROM grants"
                 " WHERE copy_id = ANY(%s) ON CONFLICT (address, copy_id) DO NOTHING",
                 (ids,),
             )
             await conn.execute("DELETE FROM grants WHERE copy_id = ANY(%s)", (ids,))
             await conn.execute("DELETE FROM copies WHERE copy_id = ANY(%s)", (ids,))
             cur = await conn.execute(
-                "SELECT message_key, copy_id, grants_json FROM copies WHERE message_key = ANY(%s) ORDER BY seq",
+                "SELECT message_key, copy_id, grants_json, direction FROM copies WHERE message_key = ANY(%s)"
+                " ORDER BY seq",
                 (sorted(keys),),
             )
-            remaining = [(str(k), str(c), str(g)) for k, c, g in await cur.fetchall()]
+            remaining = [(str(k), str(c), str(g), str(d)) for k, c, g, d in await cur.fetchall()]
             moved = moved_grants(lost, remaining)
             if moved:
                 await conn.execute(
-                    "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id)"
-                    " SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[], %s::text[])"
-                    " ON CONFLICT (address, message_key) DO NOTHING",
+                    "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id, direction,"
+                    " thread_id) SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::float8[], %s::int8[],"
+                    " %s::text[], %s::text[], %s::text[]) ON CONFLICT (address, message_key, direction) DO NOTHING",
                     [list(c) for c in zip(*moved, strict=True)],
                 )
         return keys - {r[0] for r in remaining}
@@ -141,6 +158,8 @@ class PostgresIndex:
             await conn.execute("DELETE FROM grants")
             await conn.execute("DELETE FROM copies")
             await conn.execute("DELETE FROM gone")
+            await conn.execute("DELETE FROM thread_refs")
+            await conn.execute("DELETE FROM threads")
 
     async def forget_cursors(self, before_ts: float) -> None:
         await self._db.execute("DELETE FROM gone WHERE received_at < %s", (before_ts,))
@@ -201,12 +220,52 @@ class PostgresIndex:
         row = await self._db.fetchone(" ".join(sql), args)
         return None if row is None else summary_of(row)
 
-    def _where(self, identity: Identity, filters: Filters) -> tuple[list[LiteralString], list[object]]:
-        sql: list[LiteralString] = [_VISIBLE]
+    async def threads(
+        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[ThreadSummary]:
+        every = dataclasses.replace(filters, direction="all")
+        sql, args = self._where(identity, every, _THREAD_COUNTS)
+        sql.append("GROUP BY g.thread_id")
+        if before is not None:
+            sql.append("HAVING max(g.received_at) < %s OR (max(g.received_at) = %s AND g.thread_id < %s)")
+            args += [before[0], before[0], before[1]]
+        sql.append("ORDER BY max(g.received_at) DESC, g.thread_id DESC LIMIT %s")
+        args.append(limit)
+        async with self._db.transaction() as conn:
+            cur = await conn.execute(" ".join(sql), args)
+            counts = [(str(t), int(n), int(u), float(m)) for t, n, u, m in await cur.fetchall()]
+            if not counts:
+                return []
+            msql, margs = self._where(identity, every, _THREAD_MESSAGES)
+            msql.append("AND g.thread_id = ANY(%s) ORDER BY g.received_at, g.seq")
+            cur = await conn.execute(" ".join(msql), [*margs, [c[0] for c in counts]])
+            messages = [(str(t), str(s), str(p)) for t, s, p in await cur.fetchall()]
+        return thread_summaries(counts, messages)
+
+    async def thread(self, identity: Identity, thread_id: str, filters: Filters) -> list[Summary]:
+        sql, args = self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
+        # A reply sorts after what it answers when both carry the same second (IMAP's INTERNALDATE),
+        # whatever order a rebuild indexed them in: its chain is longer.
+        sql.append("ORDER BY g.received_at ASC, c.depth ASC, g.seq ASC")
+        return [summary_of(r) for r in await self._db.fetchall(" ".join(sql), args)]
+
+    def _where(
+        self, identity: Identity, filters: Filters, select: LiteralString = _VISIBLE
+    ) -> tuple[list[LiteralString], list[object]]:
+        sql: list[LiteralString] = [select]
         args: list[object] = [identity.id, identity.address, filters.since_ts]
+        if filters.direction != "all":
+            sql.append("AND g.direction = %s")
+            args.append(filters.direction)
+        if filters.thread_id is not None:
+            sql.append("AND g.thread_id = %s")
+            args.append(filters.thread_id)
         if filters.min_id is not None:
             sql.append("AND g.origin_id >= %s")  # the fence judges the first granted copy
             args.append(filters.min_id)
+        if filters.sent_since_ts > 0:
+            sql.append("AND (g.direction = 'received' OR g.received_at >= %s)")
+            args.append(filters.sent_since_ts)
         # strpos, not LIKE: the user's text is matched as it is, wildcards and all.
         if filters.sender:
             sql.append("AND strpos(c.from_fold, %s) > 0")
@@ -224,11 +283,14 @@ class PostgresIndex:
             args += [identity.id, self._clock()]
         return sql, args
 
-    async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
+    async def cursor_of(
+        self, address: str, message_id: str, *, direction: Literal["received", "sent", "all"] = "received"
+    ) -> Cursor | None:
         row = await self._db.fetchone(
             "SELECT received_at, origin_id, seq FROM grants WHERE address = %s AND copy_id = %s"
-            " UNION ALL SELECT received_at, origin_id, seq FROM gone WHERE address = %s AND copy_id = %s LIMIT 1",
-            (address, message_id, address, message_id),
+            " AND %s IN ('all', direction) UNION ALL SELECT received_at, origin_id, seq FROM gone"
+            " WHERE address = %s AND copy_id = %s AND %s IN ('all', direction) LIMIT 1",
+            (address, message_id, direction, address, message_id, direction),
         )
         return None if row is None else Cursor(float(row[0]), str(row[1]), int(row[2]))
 
@@ -243,3 +305,54 @@ class PostgresIndex:
             cur = await conn.execute("SELECT address, origin_id, received_at FROM grants WHERE message_key = %s", key)
             grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
         return ids, grants
+
+
+async def _grant(conn: Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:
+    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread."""
+    cur = await conn.execute(
+        "SELECT 1 FROM grants WHERE address = %s AND message_key = %s AND direction = %s"
+        " UNION ALL SELECT 1 FROM gone WHERE address = %s AND message_key = %s AND direction = %s LIMIT 1",
+        (address, r.message_key, r.direction, address, r.message_key, r.direction),
+    )
+    if await cur.fetchone() is not None:
+        return
+    thread_id = None
+    chain = [_text(ref) for ref in item.chain]
+    if chain:
+        cur = await conn.execute(
+            "SELECT ref, thread_id FROM thread_refs WHERE address = %s AND ref = ANY(%s)", (address, chain)
+        )
+        thread_id = pick_by_ref(chain, {str(k): str(v) for k, v in await cur.fetchall()})
+    if thread_id is None and item.by_subject:
+        cur = await conn.execute(
+            "SELECT thread_id, participants_json FROM threads WHERE address = %s AND subject_norm = %s"
+            " AND last_ts >= %s ORDER BY last_ts DESC, thread_id DESC LIMIT %s",
+            (address, _text(item.subject_norm), r.received_ts - SUBJECT_WINDOW, SUBJECT_CANDIDATES),
+        )
+        thread_id = pick_by_subject(item.sender, [(str(t), str(p)) for t, p in await cur.fetchall()])
+    if thread_id is None:
+        thread_id = new_thread_id(address, item)
+    await conn.execute(
+        "INSERT INTO grants (address, message_key, copy_id, received_at, seq, origin_id, direction, thread_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+        (address, r.message_key, r.copy_id, r.received_ts, seq, r.copy_id, r.direction, thread_id),
+    )
+    if chain:
+        await conn.execute(
+            "INSERT INTO thread_refs (address, ref, thread_id) SELECT %s, ref, %s FROM unnest(%s::text[]) AS ref"
+            " ON CONFLICT (address, ref) DO NOTHING",
+            (address, thread_id, chain),
+        )
+    cur = await conn.execute(
+        "SELECT participants_json FROM threads WHERE address = %s AND thread_id = %s", (address, thread_id)
+    )
+    row = await cur.fetchone()
+    people = merged_participants(None if row is None else str(row[0]), item.participants)
+    await conn.execute(
+        "INSERT INTO threads (address, thread_id, subject, subject_norm, last_ts, last_seq, participants_json)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (address, thread_id) DO UPDATE SET"
+        " last_ts = greatest(threads.last_ts, excluded.last_ts),"
+        " last_seq = greatest(threads.last_seq, excluded.last_seq),"
+        " participants_json = excluded.participants_json",
+        (address, thread_id, _text(item.subject), _text(item.subject_norm), r.received_ts, seq, people),
+    )

@@ -1,6 +1,9 @@
 """The PostgreSQL schema: durable tables and the message index in one database, checked (or made) at start.
 
-Schema version 1 (this engine's first). Times are epoch seconds in double precision, written
+Schema versions: 1 this engine's first; 2 sending (identities.send_scope, tokens.send, the
+outbox and its delivery rows), upgraded in place in one transaction under the schema lock
+(additive: back up with pg_dump before upgrading if you may want to go back to a release that
+reads only version 1, which refuses version 2). Times are epoch seconds in double precision, written
 from the store's injected clock, never `now()`. Ids, keys and addresses are `COLLATE "C"`:
 their order (listing ties, cursors, identity pages) is byte order, as in Python and SQLite,
 whatever the database's default collation.
@@ -27,9 +30,10 @@ from gateway.store.postgres.database import Connection, Database
 
 __all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
 
-SCHEMA_VERSION: Final = 1
-INDEX_VERSION: Final = 3  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
-# 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id)
+SCHEMA_VERSION: Final = 2
+INDEX_VERSION: Final = 4  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
+# 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
+# 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads)
 """The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""
@@ -48,7 +52,8 @@ CREATE TABLE identities (
     created_by text COLLATE "C",
     reused boolean NOT NULL DEFAULT false,
     fence_generation text COLLATE "C",
-    fence_id text COLLATE "C"
+    fence_id text COLLATE "C",
+    send_scope text NOT NULL DEFAULT 'local' CHECK (send_scope IN ('none', 'local', 'any'))
 );
 CREATE INDEX identities_by_creator ON identities (created_by, local_part);
 CREATE TABLE tokens (
@@ -57,7 +62,8 @@ CREATE TABLE tokens (
     hash text COLLATE "C" NOT NULL UNIQUE,
     identity_id bigint REFERENCES identities (id) ON DELETE CASCADE,
     label text,
-    created_at double precision NOT NULL
+    created_at double precision NOT NULL,
+    send text NOT NULL DEFAULT 'local' CHECK (send IN ('local', 'any'))  -- a provisioner's widest grant
 );
 CREATE INDEX tokens_by_identity ON tokens (identity_id);
 CREATE TABLE quarantine (local_part text COLLATE "C" PRIMARY KEY, until double precision NOT NULL);
@@ -96,6 +102,48 @@ CREATE TABLE rate_events (
 CREATE INDEX rate_events_by_key ON rate_events (key, at);
 CREATE INDEX rate_events_by_expiry ON rate_events (expires);
 """
+# Version 2: sending. Existing identities and provisioners may send on our domain only.
+_V2_COLUMNS: Final = """
+ALTER TABLE identities ADD COLUMN send_scope text NOT NULL DEFAULT 'local'
+    CHECK (send_scope IN ('none', 'local', 'any'));
+ALTER TABLE tokens ADD COLUMN send text NOT NULL DEFAULT 'local' CHECK (send IN ('local', 'any'));
+"""
+# One row per accepted send (gateway/store/outbox.py). No foreign key to identities: the mail
+# of an identity deleted meanwhile was accepted and still goes out. `raw` and `sent_copy` are
+# NULL once it is finished; `claimed_until` is a worker's lease.
+_V2: Final = """
+CREATE TABLE outbox (
+    id text COLLATE "C" PRIMARY KEY,
+    identity_id bigint NOT NULL,
+    sender text COLLATE "C" NOT NULL,
+    message_key text COLLATE "C" NOT NULL,
+    message_id text NOT NULL,
+    raw bytea,
+    sent_copy bytea,
+    local_json text NOT NULL,
+    remote_json text NOT NULL,
+    created_at double precision NOT NULL,
+    local_done boolean NOT NULL DEFAULT false,
+    copy_done boolean NOT NULL DEFAULT false,
+    attempts integer NOT NULL DEFAULT 0,
+    next_at double precision NOT NULL DEFAULT 0,
+    claimed_until double precision NOT NULL DEFAULT 0,
+    finished boolean NOT NULL DEFAULT false
+);
+CREATE INDEX outbox_unfinished ON outbox (created_at, id) WHERE NOT finished;
+CREATE INDEX outbox_by_identity ON outbox (identity_id, message_key);
+CREATE TABLE deliveries (
+    entry_id text COLLATE "C" NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+    position integer NOT NULL,  -- recipient order: local ones, then remote ones
+    address text COLLATE "C" NOT NULL,
+    remote boolean NOT NULL,
+    status text NOT NULL CHECK (status IN ('pending', 'delivered', 'relayed', 'queued', 'failed')),
+    detail text,
+    attempts integer NOT NULL DEFAULT 0,
+    updated_at double precision NOT NULL,
+    PRIMARY KEY (entry_id, address)
+);
+"""
 # The message index: a cache of the mailbox (the sync refills it), beside the durable tables
 # so that listing reads grants, marks and claims in one query. JSON columns are text, not
 # jsonb: jsonb refuses \u0000 and reorders nothing we need, and the edge decodes them anyway.
@@ -116,7 +164,10 @@ CREATE TABLE copies (
     message_key text COLLATE "C" NOT NULL,
     codes_json text NOT NULL,
     links_json text NOT NULL,
-    grants_json text NOT NULL  -- every address this copy grants: a grant moves here when its copy leaves
+    grants_json text NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
+    direction text NOT NULL CHECK (direction IN ('received', 'sent')),
+    participants_json text NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
+    depth integer NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
 );
 CREATE INDEX copies_by_key ON copies (message_key);
 CREATE INDEX copies_by_time ON copies (received_at);
@@ -131,9 +182,12 @@ CREATE TABLE grants (
     received_at double precision NOT NULL,
     seq bigint NOT NULL,
     origin_id text COLLATE "C" NOT NULL,
-    PRIMARY KEY (address, message_key)
+    direction text NOT NULL,  -- a sent and a received copy of one message are two grants
+    thread_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (address, message_key, direction)
 );
 CREATE INDEX grants_listing ON grants (address, seq);
+CREATE INDEX grants_by_thread ON grants (address, thread_id);
 CREATE INDEX grants_by_copy ON grants (copy_id);
 CREATE INDEX grants_by_key ON grants (message_key);
 -- Where removed copies sat in each address's listing (cursors; no re-grant). Pruned by retention.
@@ -144,10 +198,30 @@ CREATE TABLE gone (
     message_key text COLLATE "C" NOT NULL,
     seq bigint NOT NULL,
     origin_id text COLLATE "C" NOT NULL,
+    direction text NOT NULL,
     PRIMARY KEY (address, copy_id)
 );
 CREATE INDEX gone_by_time ON gone (received_at);
 CREATE INDEX gone_by_key ON gone (address, message_key);
+-- Threads, per address (gateway/mail/threads.py): every Message-ID of a thread's chains names it,
+-- and a thread's subject, activity and people let a message with no chain join by subject.
+CREATE TABLE thread_refs (
+    address text COLLATE "C" NOT NULL,
+    ref text COLLATE "C" NOT NULL,
+    thread_id text COLLATE "C" NOT NULL,
+    PRIMARY KEY (address, ref)
+);
+CREATE TABLE threads (
+    address text COLLATE "C" NOT NULL,
+    thread_id text COLLATE "C" NOT NULL,
+    subject text NOT NULL,
+    subject_norm text NOT NULL,
+    last_ts double precision NOT NULL,
+    last_seq bigint NOT NULL,
+    participants_json text NOT NULL,
+    PRIMARY KEY (address, thread_id)
+);
+CREATE INDEX threads_by_subject ON threads (address, subject_norm, last_ts);
 """
 TABLES: Final = frozenset(
     {
@@ -159,12 +233,17 @@ TABLES: Final = frozenset(
         "ui_sessions",
         "claims",
         "rate_events",
+        "outbox",
+        "deliveries",
         "index_meta",
         "copies",
         "grants",
         "gone",
+        "thread_refs",
+        "threads",
     }
 )
+_CHECKED: Final = TABLES - {"copies", "grants", "gone", "thread_refs", "threads"}  # the index is remade when stale
 
 
 async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str], bool]:
@@ -181,7 +260,7 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
             if not tables:
                 if binding.may_create is not None:
                     binding.may_create(f"in {db.where} (schema {schema})")
-                await conn.execute(_DURABLE + _INDEX)
+                await conn.execute(_DURABLE + _V2 + _INDEX)
                 await conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),
@@ -189,7 +268,7 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
                 await _stamp_index(conn)
                 return await _bind(conn, db, binding), True
             await _check(conn, db, schema, tables)
-            await _check_index(conn)
+            await _check_index(conn, tables)
             return await _bind(conn, db, binding), False
     except psycopg.Error as exc:
         # Permissions, a broken catalog, a meta table of another shape: nothing we can trust.
@@ -228,7 +307,10 @@ async def _current_schema(conn: Connection) -> str:
 
 
 async def _check(conn: Connection, db: Database, schema: str, tables: set[str]) -> None:
-    """Refuse a foreign, newer, unreadable or incomplete schema; reads only, so a refusal changes nothing."""
+    """Refuse a foreign, newer, unreadable or incomplete schema (reading only: a refusal changes nothing).
+
+    An older schema is upgraded, in the caller's transaction.
+    """
     foreign = f"{db.where} (schema {schema}) has tables that are not an agentmail-gateway store; refusing to start"
     if "meta" not in tables:
         raise StoreError(foreign)
@@ -249,10 +331,15 @@ async def _check(conn: Connection, db: Database, schema: str, tables: set[str]) 
             f"{db.where} has schema version {version}, this gateway reads {SCHEMA_VERSION}"
             " (it was written by a newer gateway); refusing to start"
         )
-    # Later versions upgrade here, step by step, under the same lock.
+    # Older versions upgrade here, step by step, in this transaction and under the same lock.
+    if version == 1:
+        await conn.execute(_V2_COLUMNS + _V2)
+        await conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+        tables |= {"outbox", "deliveries"}
+        version = 2
     if version != SCHEMA_VERSION:
         raise StoreError(f"{db.where} has schema version {version}, this gateway reads {SCHEMA_VERSION}")
-    missing = TABLES - tables
+    missing = _CHECKED - tables
     if missing:
         raise StoreError(f"{db.where} lacks the tables {', '.join(sorted(missing))}; refusing to start")
 
@@ -261,12 +348,12 @@ async def _stamp_index(conn: Connection) -> None:
     await conn.execute("INSERT INTO index_meta (key, value) VALUES ('schema_version', %s)", (str(INDEX_VERSION),))
 
 
-async def _check_index(conn: Connection) -> None:
-    """Index tables of another version are dropped and made again, empty: the sync rebuilds them."""
+async def _check_index(conn: Connection, tables: set[str]) -> None:
+    """Index tables of another version, or missing one, are dropped and made again, empty: the sync rebuilds them."""
     cur = await conn.execute("SELECT value FROM index_meta WHERE key = 'schema_version'")
     row = await cur.fetchone()
-    if row is not None and str(row[0]) == str(INDEX_VERSION):
+    if row is not None and str(row[0]) == str(INDEX_VERSION) and tables >= TABLES:
         return
-    await conn.execute("DROP TABLE index_meta, copies, grants, gone")
+    await conn.execute("DROP TABLE IF EXISTS index_meta, copies, grants, gone, thread_refs, threads")
     await conn.execute(_INDEX)
     await _stamp_index(conn)

@@ -20,6 +20,7 @@ from gateway.store.sqlite.accounts import (
 from gateway.store.sqlite.database import Database
 from gateway.store.sqlite.index import SqliteIndex
 from gateway.store.sqlite.marks import SqliteClaims, SqliteMarks, SqliteRateLimits
+from gateway.store.sqlite.outbox import SqliteOutbox
 from gateway.store.sqlite.schema import KeyLookup, connect, store_meta
 
 __all__ = ["SqliteEngine", "maildir_keys", "open_sqlite"]
@@ -102,5 +103,6 @@ def open_sqlite(
         sessions=accounts(SqliteUiSessions),
         claims=SqliteClaims(db, clock),
         limits=SqliteRateLimits(db, clock),
+        outbox=SqliteOutbox(db, clock),
         index=SqliteIndex(db, clock),
     )

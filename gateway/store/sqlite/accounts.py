@@ -7,12 +7,12 @@ import logging
 import secrets
 import sqlite3
 from collections.abc import Callable
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from gateway.errors import Conflict, InvalidInput, NotFound, Unauthorized
 from gateway.names import check_local_part, random_local_part
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
-from gateway.store.rows import IDENTITY_COLUMNS, ascii_lower, identity_of
+from gateway.store.rows import IDENTITY_COLUMNS, SEND_SCOPES, ascii_lower, check_choice, identity_of
 from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteAccounts", "SqliteIdentities", "SqliteQuarantine", "SqliteTokens", "SqliteUiSessions"]
@@ -42,13 +42,13 @@ class SqliteAccounts:
         self._clock = clock
 
     def _principal(
-        self, conn: sqlite3.Connection, token_id: str, kind: str, identity_id: int | None
+        self, conn: sqlite3.Connection, token_id: str, kind: str, identity_id: int | None, send: str | None = None
     ) -> Principal | None:
         """Who a token row stands for; None for an identity that is gone or expired."""
         if kind == "admin":
-            return Principal("admin", token_id)
+            return Principal("admin", token_id, send="any")
         if kind == "provision":
-            return Principal("provisioner", token_id)
+            return Principal("provisioner", token_id, send="any" if send == "any" else "local")
         row = conn.execute(f"SELECT {IDENTITY_COLUMNS} FROM identities WHERE id = ?", (identity_id,)).fetchone()  # noqa: S608
         if row is None:
             return None
@@ -67,6 +67,9 @@ class SqliteAccounts:
     def _retire(self, conn: sqlite3.Connection, identity_id: int, local: str, since: float) -> None:
         self._end_sessions_of(conn, identity_id)
         conn.execute("DELETE FROM identities WHERE id = ?", (identity_id,))  # tokens, marks, claims cascade
+        # Its finished sends with their delivery rows; unfinished ones still go out (accepted mail)
+        # and go when they finish (gateway/store/outbox.py).
+        conn.execute("DELETE FROM outbox WHERE identity_id = ? AND finished = 1", (identity_id,))
         conn.execute(
             "INSERT INTO quarantine (local_part, until) VALUES (?, ?)"
             " ON CONFLICT (local_part) DO UPDATE SET until = max(until, excluded.until)",
@@ -86,11 +89,13 @@ class SqliteIdentities(SqliteAccounts):
         created_by: str | None = None,
         force: bool = False,
         fence: tuple[str, str] | None = None,
+        send_scope: str = "local",
     ) -> tuple[Identity, str]:
         if ttl_seconds is not None and ttl_seconds <= 0:
             raise InvalidInput("ttl_seconds must be positive")
+        scope = cast(Literal["none", "local", "any"], check_choice("send", send_scope, SEND_SCOPES))
         wanted = None if local_part is None else check_local_part(local_part, reserved=self._reserved)
-        return await self._db.run(self._create, wanted, ttl_seconds, label, created_by, force, fence)
+        return await self._db.run(self._create, wanted, ttl_seconds, label, created_by, force, fence, scope)
 
     def _create(
         self,
@@ -101,6 +106,7 @@ class SqliteIdentities(SqliteAccounts):
         created_by: str | None,
         force: bool,
         fence: tuple[str, str] | None,
+        scope: Literal["none", "local", "any"],
     ) -> tuple[Identity, str]:
         now = self._clock()
         expires = None if ttl_seconds is None else now + ttl_seconds
@@ -121,8 +127,8 @@ class SqliteIdentities(SqliteAccounts):
             try:
                 cur = conn.execute(
                     "INSERT INTO identities (local_part, created_at, expires_at, label, created_by, reused,"
-                    " fence_generation, fence_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (local, now, expires, label, created_by, int(reused), *(fence or (None, None))),
+                    " fence_generation, fence_id, send_scope) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (local, now, expires, label, created_by, int(reused), *(fence or (None, None)), scope),
                 )
             except sqlite3.IntegrityError:
                 # The lookup above found no owner, yet one of the two unique indexes holds the
@@ -137,7 +143,7 @@ class SqliteIdentities(SqliteAccounts):
                 (f"id_{identity_id}", hash_token(token), identity_id, now),
             )
         identity = Identity(
-            identity_id, f"{local}@{self.domain}", local, now, expires, label, created_by, reused, fence
+            identity_id, f"{local}@{self.domain}", local, now, expires, label, created_by, reused, fence, scope
         )
         return identity, token
 
@@ -206,12 +212,14 @@ class SqliteTokens(SqliteAccounts):
         digest = hash_token(token)
 
         def lookup(conn: sqlite3.Connection) -> Principal | None:
-            row = conn.execute("SELECT id, kind, hash, identity_id FROM tokens WHERE hash = ?", (digest,)).fetchone()
+            row = conn.execute(
+                "SELECT id, kind, hash, identity_id, send FROM tokens WHERE hash = ?", (digest,)
+            ).fetchone()
             # The lookup is by hash (which leaks nothing about the token); compare in constant
             # time anyway so no path ever compares secrets with `==`.
             if row is None or not hmac.compare_digest(row[2], digest):
                 return None
-            return self._principal(conn, row[0], row[1], row[3])
+            return self._principal(conn, row[0], row[1], row[3], row[4])
 
         principal = await self._db.run(lookup)
         if principal is None:
@@ -242,13 +250,14 @@ class SqliteTokens(SqliteAccounts):
 
         await self._db.run(replace)
 
-    async def create_provisioner(self, label: str | None = None) -> tuple[ApiToken, str]:
+    async def create_provisioner(self, label: str | None = None, *, send: str = "local") -> tuple[ApiToken, str]:
+        scope = cast(Literal["local", "any"], check_choice("send", send, ("local", "any")))
         token = new_token()
-        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock())
+        record = ApiToken(f"tok_{secrets.token_hex(8)}", "provision", label, self._clock(), scope)
         await self._db.run(
             lambda c: c.execute(
-                "INSERT INTO tokens (id, kind, hash, label, created_at) VALUES (?, 'provision', ?, ?, ?)",
-                (record.id, hash_token(token), label, record.created_ts),
+                "INSERT INTO tokens (id, kind, hash, label, created_at, send) VALUES (?, 'provision', ?, ?, ?, ?)",
+                (record.id, hash_token(token), label, record.created_ts, scope),
             )
         )
         return record, token
@@ -256,10 +265,10 @@ class SqliteTokens(SqliteAccounts):
     async def list_provisioners(self) -> list[ApiToken]:
         rows = await self._db.run(
             lambda c: c.execute(
-                "SELECT id, label, created_at FROM tokens WHERE kind='provision' ORDER BY created_at, id"
+                "SELECT id, label, created_at, send FROM tokens WHERE kind='provision' ORDER BY created_at, id"
             ).fetchall()
         )
-        return [ApiToken(r[0], "provision", r[1], r[2]) for r in rows]
+        return [ApiToken(r[0], "provision", r[1], r[2], "any" if r[3] == "any" else "local") for r in rows]
 
     async def delete_provisioner(self, token_id: str) -> None:
         def revoke(conn: sqlite3.Connection) -> int:
@@ -335,17 +344,17 @@ class SqliteUiSessions(SqliteAccounts):
     async def get(self, session_hash: str, *, max_age: float, idle: float) -> Principal | None:
         def get(conn: sqlite3.Connection) -> Principal | None:
             row = conn.execute(
-                "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id"
+                "SELECT s.created_at, s.used_at, t.id, t.kind, t.identity_id, t.send"
                 " FROM ui_sessions s LEFT JOIN tokens t ON t.hash = s.token_hash WHERE s.hash = ?",
                 (session_hash,),
             ).fetchone()
             if row is None:
                 return None
-            created, used, token_id, kind, identity_id = row
+            created, used, token_id, kind, identity_id, send = row
             now = self._clock()
             principal = None
             if token_id is not None and now - created < max_age and now - used < idle:
-                principal = self._principal(conn, token_id, kind, identity_id)
+                principal = self._principal(conn, token_id, kind, identity_id, send)
             if principal is None:
                 conn.execute("DELETE FROM ui_sessions WHERE hash = ?", (session_hash,))
                 return None

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from typing import Final, Literal
 
-from gateway.store.index import moved_grants
-from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary
+from gateway.mail.threads import SUBJECT_WINDOW
+from gateway.store.index import (
+    SUBJECT_CANDIDATES,
+    ThreadInput,
+    merged_participants,
+    moved_grants,
+    new_thread_id,
+    pick_by_ref,
+    pick_by_subject,
+    thread_input,
+    thread_summaries,
+)
+from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, Summary, ThreadSummary
 from gateway.store.rows import encode_json, summary_of
 from gateway.store.sqlite.database import Database, transaction
 
@@ -16,14 +28,20 @@ __all__ = ["SqliteIndex"]
 _CHUNK: Final = 500  # ids per IN (...) list: well under SQLite's variable limit
 _SUMMARY: Final = (
     "c.copy_id, c.message_key, c.received_at, c.size, c.from_header, c.to_json, c.subject,"
-    " c.codes_json, c.links_json, coalesce(k.seen, 0)"
+    " c.codes_json, c.links_json, coalesce(k.seen, 0), g.direction, g.thread_id"
 )
 # An identity's grants with its own marks: one query, whatever the size of its history.
-_VISIBLE: Final = (
-    f"SELECT {_SUMMARY} FROM idx.grants g JOIN idx.copies c ON c.copy_id = g.copy_id"  # noqa: S608 - constants
+_FROM: Final = (
+    "FROM idx.grants g JOIN idx.copies c ON c.copy_id = g.copy_id"
     " LEFT JOIN main.marks k ON k.identity_id = ? AND k.message_key = g.message_key"
     " WHERE g.address = ? AND g.received_at >= ? AND coalesce(k.deleted, 0) = 0"  # the first grant's time
 )
+_VISIBLE: Final = f"SELECT {_SUMMARY} {_FROM}"
+_THREAD_COUNTS: Final = (
+    "SELECT g.thread_id, count(*), sum(g.direction = 'received' AND coalesce(k.seen, 0) = 0),"
+    f" max(g.received_at) {_FROM}"
+)
+_THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {_FROM}"
 
 
 class SqliteIndex:
@@ -53,8 +71,11 @@ class SqliteIndex:
                     encode_json(r.codes),
                     encode_json(r.links),
                     encode_json(sorted(r.grants)),
+                    r.direction,
+                    encode_json(thread_input(r).participants),
+                    len(r.thread.references) if r.thread is not None else 0,
                 ),
-                [(a, r.message_key, r.copy_id, r.received_ts) for a in sorted(r.grants)],
+                r,
             )
             for r in records
         ]
@@ -62,22 +83,20 @@ class SqliteIndex:
         def add(conn: sqlite3.Connection) -> None:
             # One connection, one writer at a time (BEGIN IMMEDIATE): seq order is commit order.
             with transaction(conn):
-                for copy, grants in rows:
+                for copy, r in rows:
                     cur = conn.execute(
                         "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json,"
-                        " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json,"
+                        " direction, participants_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         copy,
                     )
                     if cur.rowcount == 0:
                         continue
                     seq = cur.lastrowid
-                    conn.executemany(
-                        "INSERT OR IGNORE INTO idx.grants (address, message_key, copy_id, received_at, seq,"
-                        " origin_id) SELECT ?, ?, ?, ?, ?, ? WHERE NOT EXISTS"
-                        " (SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ?)",
-                        [(a, k, c, t, seq, c, a, k) for a, k, c, t in grants],
-                    )
+                    assert seq is not None
+                    item = thread_input(r)
+                    for address in sorted(r.grants):
+                        _grant(conn, address, r, seq, item)
 
         await self._db.run(add)
 
@@ -98,35 +117,35 @@ class SqliteIndex:
                 }
                 one = [(i,) for i in ids]
                 lost = [
-                    (str(a), str(k), float(t), str(o), int(q))
+                    (str(a), str(k), float(t), str(o), int(q), str(d), str(h))
                     for chunk in _chunks(ids)
-                    for a, k, t, o, q in conn.execute(
-                        "SELECT address, message_key, received_at, origin_id, seq FROM idx.grants"  # noqa: S608
-                        f" WHERE copy_id IN ({_marks(chunk)})",
+                    for a, k, t, o, q, d, h in conn.execute(
+                        "SELECT address, message_key, received_at, origin_id, seq, direction, thread_id"  # noqa: S608
+                        f" FROM idx.grants WHERE copy_id IN ({_marks(chunk)}) ORDER BY seq",
                         chunk,
                     )
                 ]
                 conn.executemany(
-                    "INSERT OR IGNORE INTO idx.gone (address, copy_id, received_at, message_key, seq, origin_id)"
-                    " SELECT address, copy_id, received_at, message_key, seq, origin_id FROM idx.grants"
-                    " WHERE copy_id = ?",
+                    "INSERT OR IGNORE INTO idx.gone (address, copy_id, received_at, message_key, seq, origin_id,"
+                    " direction) SELECT address, copy_id, received_at, message_key, seq, origin_id, direction"
+                    " FROM idx.grants WHERE copy_id = ?",
                     one,
                 )
                 conn.executemany("DELETE FROM idx.grants WHERE copy_id = ?", one)
                 conn.executemany("DELETE FROM idx.copies WHERE copy_id = ?", one)
                 key_list = sorted(keys)
                 remaining = [
-                    (str(k), str(c), str(g))
+                    (str(k), str(c), str(g), str(d))
                     for chunk in _chunks(key_list)
-                    for k, c, g in conn.execute(
-                        "SELECT message_key, copy_id, grants_json FROM idx.copies"  # noqa: S608
+                    for k, c, g, d in conn.execute(
+                        "SELECT message_key, copy_id, grants_json, direction FROM idx.copies"  # noqa: S608
                         f" WHERE message_key IN ({_marks(chunk)}) ORDER BY seq",
                         chunk,
                     )
                 ]
                 conn.executemany(
-                    "INSERT OR IGNORE INTO idx.grants (address, message_key, copy_id, received_at, seq, origin_id)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO idx.grants (address, message_key, copy_id, received_at, seq, origin_id,"
+                    " direction, thread_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     moved_grants(lost, remaining),
                 )
                 left = {r[0] for r in remaining}
@@ -140,6 +159,8 @@ class SqliteIndex:
                 conn.execute("DELETE FROM idx.grants")
                 conn.execute("DELETE FROM idx.copies")
                 conn.execute("DELETE FROM idx.gone")
+                conn.execute("DELETE FROM idx.thread_refs")
+                conn.execute("DELETE FROM idx.threads")
 
         await self._db.run(clear)
 
@@ -202,12 +223,55 @@ class SqliteIndex:
         row = await self._db.run(lambda c: c.execute(query, args).fetchone())
         return None if row is None else summary_of(row)
 
-    def _where(self, identity: Identity, filters: Filters) -> tuple[list[str], list[object]]:
-        sql = [_VISIBLE]
+    async def threads(
+        self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[ThreadSummary]:
+        every = dataclasses.replace(filters, direction="all")
+        sql, args = self._where(identity, every, _THREAD_COUNTS)
+        query = " ".join(sql) + " GROUP BY g.thread_id"
+        if before is not None:
+            query += " HAVING max(g.received_at) < ? OR (max(g.received_at) = ? AND g.thread_id < ?)"
+            args += [before[0], before[0], before[1]]
+        query += " ORDER BY max(g.received_at) DESC, g.thread_id DESC LIMIT ?"
+        args.append(limit)
+
+        def threads(conn: sqlite3.Connection) -> list[ThreadSummary]:
+            counts = [(str(t), int(n), int(u), float(m)) for t, n, u, m in conn.execute(query, args)]
+            ids = [c[0] for c in counts]
+            if not ids:
+                return []
+            msql, margs = self._where(identity, every, _THREAD_MESSAGES)
+            detail = " ".join(msql) + f" AND g.thread_id IN ({_marks(ids)}) ORDER BY g.received_at, g.seq"
+            return thread_summaries(
+                counts, ((str(t), str(s), str(p)) for t, s, p in conn.execute(detail, [*margs, *ids]))
+            )
+
+        return await self._db.run(threads)
+
+    async def thread(self, identity: Identity, thread_id: str, filters: Filters) -> list[Summary]:
+        sql, args = self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
+        # A reply sorts after what it answers when both carry the same second (IMAP's INTERNALDATE),
+        # whatever order a rebuild indexed them in: its chain is longer.
+        sql.append("ORDER BY g.received_at ASC, c.depth ASC, g.seq ASC")
+        query = " ".join(sql)
+        rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
+        return [summary_of(r) for r in rows]
+
+    def _where(self, identity: Identity, filters: Filters, select: str = _VISIBLE) -> tuple[list[str], list[object]]:
+        sql = [select]
         args: list[object] = [identity.id, identity.address, filters.since_ts]
+        if filters.direction != "all":
+            sql.append("AND g.direction = ?")
+            args.append(filters.direction)
+        if filters.thread_id is not None:
+            sql.append("AND g.thread_id = ?")
+            args.append(filters.thread_id)
         if filters.min_id is not None:
             sql.append("AND g.origin_id >= ?")  # the fence judges the first granted copy
             args.append(filters.min_id)
+        if filters.sent_since_ts > 0:
+            sql.append("AND (g.direction = 'received' OR g.received_at >= ?)")
+            args.append(filters.sent_since_ts)
         if filters.sender:
             sql.append("AND instr(c.from_fold, ?) > 0")
             args.append(filters.sender.casefold())
@@ -224,12 +288,15 @@ class SqliteIndex:
             args += [identity.id, self._clock()]
         return sql, args
 
-    async def cursor_of(self, address: str, message_id: str) -> Cursor | None:
+    async def cursor_of(
+        self, address: str, message_id: str, *, direction: Literal["received", "sent", "all"] = "received"
+    ) -> Cursor | None:
         row = await self._db.run(
             lambda c: c.execute(
                 "SELECT received_at, origin_id, seq FROM idx.grants WHERE address = ? AND copy_id = ?"
-                " UNION ALL SELECT received_at, origin_id, seq FROM idx.gone WHERE address = ? AND copy_id = ?",
-                (address, message_id, address, message_id),
+                " AND ? IN ('all', direction) UNION ALL SELECT received_at, origin_id, seq FROM idx.gone"
+                " WHERE address = ? AND copy_id = ? AND ? IN ('all', direction)",
+                (address, message_id, direction, address, message_id, direction),
             ).fetchone()
         )
         return None if row is None else Cursor(float(row[0]), str(row[1]), int(row[2]))
@@ -249,6 +316,54 @@ class SqliteIndex:
             return ids, grants
 
         return await self._db.run(copies)
+
+
+def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:
+    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread."""
+    if conn.execute(
+        "SELECT 1 FROM idx.grants WHERE address = ? AND message_key = ? AND direction = ?"
+        " UNION ALL SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ? AND direction = ?",
+        (address, r.message_key, r.direction, address, r.message_key, r.direction),
+    ).fetchone():
+        return
+    thread_id = None
+    if item.chain:
+        found = dict(
+            conn.execute(
+                f"SELECT ref, thread_id FROM idx.thread_refs WHERE address = ? AND ref IN ({_marks(item.chain)})",  # noqa: S608
+                (address, *item.chain),
+            ).fetchall()
+        )
+        thread_id = pick_by_ref(item.chain, found)
+    if thread_id is None and item.by_subject:
+        candidates = conn.execute(
+            "SELECT thread_id, participants_json FROM idx.threads WHERE address = ? AND subject_norm = ?"
+            " AND last_ts >= ? ORDER BY last_ts DESC, thread_id DESC LIMIT ?",
+            (address, item.subject_norm, r.received_ts - SUBJECT_WINDOW, SUBJECT_CANDIDATES),
+        ).fetchall()
+        thread_id = pick_by_subject(item.sender, candidates)
+    if thread_id is None:
+        thread_id = new_thread_id(address, item)
+    conn.execute(
+        "INSERT INTO idx.grants (address, message_key, copy_id, received_at, seq, origin_id, direction, thread_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (address, r.message_key, r.copy_id, r.received_ts, seq, r.copy_id, r.direction, thread_id),
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO idx.thread_refs (address, ref, thread_id) VALUES (?, ?, ?)",
+        [(address, ref, thread_id) for ref in item.chain],
+    )
+    row = conn.execute(
+        "SELECT participants_json FROM idx.threads WHERE address = ? AND thread_id = ?", (address, thread_id)
+    ).fetchone()
+    people = merged_participants(None if row is None else str(row[0]), item.participants)
+    conn.execute(
+        "INSERT INTO idx.threads (address, thread_id, subject, subject_norm, last_ts, last_seq, participants_json)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (address, thread_id) DO UPDATE SET"
+        " last_ts = max(last_ts, excluded.last_ts), last_seq = max(last_seq, excluded.last_seq),"
+        " participants_json = excluded.participants_json",
+        (address, thread_id, item.subject, item.subject_norm, r.received_ts, seq, people),
+    )
 
 
 def _chunks(values: Sequence[str]) -> list[list[str]]:

@@ -2,7 +2,8 @@
 
 Durable schema versions: 1 marks by copy id; 2 marks by message key, identities.reused and
 fence; 3 ui_sessions; 4 the store seam's names (marks.message_key), marks kept after their
-message left (marks.retired_at), claims and rate events.
+message left (marks.retired_at), claims and rate events; 5 sending: identities.send_scope,
+tokens.send, the outbox and its delivery rows.
 An older gateway refuses a newer file; this one upgrades every older one in place, keeping
 the file as it was beside it (`identities.db.v<N>.bak`, 0600) so the release that wrote it
 can be gone back to.
@@ -32,10 +33,11 @@ __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrit
 
 log = logging.getLogger(__name__)
 
-DURABLE_VERSION: Final = 4
-INDEX_VERSION: Final = 8  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
+DURABLE_VERSION: Final = 5
+INDEX_VERSION: Final = 9  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
 # 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json);
-# 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id)
+# 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
+# 9 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads)
 _LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
@@ -53,7 +55,8 @@ CREATE TABLE IF NOT EXISTS identities (
     created_by TEXT,
     reused INTEGER NOT NULL DEFAULT 0,
     fence_generation TEXT,
-    fence_id TEXT
+    fence_id TEXT,
+    send_scope TEXT NOT NULL DEFAULT 'local' CHECK (send_scope IN ('none', 'local', 'any'))
 );
 CREATE INDEX IF NOT EXISTS identities_by_creator ON identities (created_by, local_part);
 CREATE TABLE IF NOT EXISTS tokens (
@@ -62,7 +65,8 @@ CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT NOT NULL UNIQUE,
     identity_id INTEGER REFERENCES identities (id) ON DELETE CASCADE,
     label TEXT,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    send TEXT NOT NULL DEFAULT 'local' CHECK (send IN ('local', 'any'))  -- a provisioner's widest grant
 );
 CREATE INDEX IF NOT EXISTS tokens_by_identity ON tokens (identity_id);
 CREATE TABLE IF NOT EXISTS quarantine (local_part TEXT PRIMARY KEY, until REAL NOT NULL);
@@ -111,6 +115,48 @@ CREATE TABLE IF NOT EXISTS rate_events (
 CREATE INDEX IF NOT EXISTS rate_events_by_key ON rate_events (key, at);
 CREATE INDEX IF NOT EXISTS rate_events_by_expiry ON rate_events (expires);
 """
+# Version 5: sending. Existing identities and provisioners may send on our domain only.
+_V5_COLUMNS: Final = """
+ALTER TABLE identities ADD COLUMN send_scope TEXT NOT NULL DEFAULT 'local'
+    CHECK (send_scope IN ('none', 'local', 'any'));
+ALTER TABLE tokens ADD COLUMN send TEXT NOT NULL DEFAULT 'local' CHECK (send IN ('local', 'any'));
+"""
+# One row per accepted send (gateway/store/outbox.py). No foreign key to identities: the mail
+# of an identity deleted meanwhile was accepted and still goes out. `raw` and `sent_copy` are
+# NULL once it is finished; `claimed_until` is a worker's lease.
+_V5: Final = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id TEXT PRIMARY KEY,
+    identity_id INTEGER NOT NULL,
+    sender TEXT NOT NULL,
+    message_key TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    raw BLOB,
+    sent_copy BLOB,
+    local_json TEXT NOT NULL,
+    remote_json TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    local_done INTEGER NOT NULL DEFAULT 0,
+    copy_done INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL DEFAULT 0,
+    claimed_until REAL NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS outbox_unfinished ON outbox (created_at, id) WHERE finished = 0;
+CREATE INDEX IF NOT EXISTS outbox_by_identity ON outbox (identity_id, message_key);
+CREATE TABLE IF NOT EXISTS deliveries (
+    entry_id TEXT NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,  -- recipient order: local ones, then remote ones
+    address TEXT NOT NULL,
+    remote INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'relayed', 'queued', 'failed')),
+    detail TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (entry_id, address)
+) WITHOUT ROWID;
+"""
 _DURABLE_INDEXES: Final = """
 -- A second, independent b-tree holding every name: the UNIQUE constraint's own index is one
 -- structure, and one damaged page there (which quick_check does not see) would let a second
@@ -139,7 +185,10 @@ CREATE TABLE IF NOT EXISTS {s}.copies (
     message_key TEXT NOT NULL,
     codes_json TEXT NOT NULL,
     links_json TEXT NOT NULL,
-    grants_json TEXT NOT NULL  -- every address this copy grants: a grant moves here when its copy leaves
+    grants_json TEXT NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
+    direction TEXT NOT NULL CHECK (direction IN ('received', 'sent')),
+    participants_json TEXT NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
+    depth INTEGER NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
 );
 CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
 CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);
@@ -154,9 +203,12 @@ CREATE TABLE IF NOT EXISTS {s}.grants (
     received_at REAL NOT NULL,
     seq INTEGER NOT NULL,
     origin_id TEXT NOT NULL,
-    PRIMARY KEY (address, message_key)
+    direction TEXT NOT NULL,  -- a sent and a received copy of one message are two grants
+    thread_id TEXT NOT NULL,
+    PRIMARY KEY (address, message_key, direction)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.grants_listing ON grants (address, seq);
+CREATE INDEX IF NOT EXISTS {s}.grants_by_thread ON grants (address, thread_id);
 CREATE INDEX IF NOT EXISTS {s}.grants_by_copy ON grants (copy_id);
 CREATE INDEX IF NOT EXISTS {s}.grants_by_key ON grants (message_key);
 -- Where removed copies sat in each address's listing: a deleted message stays a paging
@@ -169,10 +221,30 @@ CREATE TABLE IF NOT EXISTS {s}.gone (
     message_key TEXT NOT NULL,
     seq INTEGER NOT NULL,
     origin_id TEXT NOT NULL,
+    direction TEXT NOT NULL,
     PRIMARY KEY (address, copy_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.gone_by_time ON gone (received_at);
 CREATE INDEX IF NOT EXISTS {s}.gone_by_key ON gone (address, message_key);
+-- Threads, per address (gateway/mail/threads.py): every Message-ID of a thread's chains names it,
+-- and a thread's subject, activity and people let a message with no chain join by subject.
+CREATE TABLE IF NOT EXISTS {s}.thread_refs (
+    address TEXT NOT NULL,
+    ref TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    PRIMARY KEY (address, ref)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS {s}.threads (
+    address TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    subject_norm TEXT NOT NULL,
+    last_ts REAL NOT NULL,
+    last_seq INTEGER NOT NULL,
+    participants_json TEXT NOT NULL,
+    PRIMARY KEY (address, thread_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS {s}.threads_by_subject ON threads (address, subject_norm, last_ts);
 """
 
 
@@ -292,6 +364,9 @@ def _open_durable(path: Path, binding: Binding, message_keys: KeyLookup | None) 
         if version == 3:
             _script(conn, _V4_RENAME + _V4, 4)
             version = 4
+        if version == 4:
+            _script(conn, _V5_COLUMNS + _V5, 5)
+            version = 5
         if version != DURABLE_VERSION:
             raise StoreError(
                 f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
@@ -323,7 +398,7 @@ def _create(path: Path, binding: Binding) -> None:
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
-        conn.executescript(_DURABLE + _V3 + _V4 + _DURABLE_INDEXES)
+        conn.executescript(_DURABLE + _V3 + _V4 + _V5 + _DURABLE_INDEXES)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(DURABLE_VERSION),))
         _stamp(conn, binding)
     finally:

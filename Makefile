@@ -33,6 +33,7 @@ bench: setup
 	$(PY) bench/dovecot.py
 	$(PY) bench/mcp_stdio.py
 	$(PY) bench/client.py
+	$(PY) bench/send.py
 	$(PY) bench/soak.py
 
 # A wheel of the whole distribution (gateway/ and mcp_server/) in dist/: `pip install dist/*.whl`.

@@ -9,8 +9,14 @@ through `bash -n`. Where postconf / doveconf 2.3 are installed, they parse the o
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import smtplib
+import ssl
 import subprocess
+import tempfile
+import time
 import tomllib
 from importlib.resources import files
 from pathlib import Path
@@ -23,7 +29,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from gateway.config import describe
-from tests.mailstack import ensure_installed
+from tests.mailstack import MailStack, ensure_installed, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
@@ -35,12 +41,15 @@ SCRIPTS = sorted(MAILSERVER.glob("*.sh"))
 SETTINGS = {var: default for var, default, _ in describe()}
 PUSH_METADATA_KEY = "/private/vendor/vendor.dovecot/http-notify"
 
-# What a user writes into docker/.env: the three required values plus .env.example's defaults.
+# What a user writes into docker/.env: the four required values plus .env.example's defaults.
 EXAMPLE_ENV = {
     "AGENTMAIL_DOMAIN": "agents.example.com",
     "AGENTMAIL_IMAP_PASSWORD": "correct-horse-battery",
     "AGENTMAIL_PUSH_SECRET": "0123456789abcdef0123",
+    "AGENTMAIL_RELAY_PASSWORD": "staple-relay-horse-battery",
 }
+RELAY_LOGIN = "agentmail-relay"
+DKIM_DOCS = "https://docker-mailserver.github.io/docker-mailserver/latest/config/best-practices/dkim_dmarc_spf/"
 
 _TOKEN = re.compile(r"\$\$|\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)|\$(?P<bare>[A-Za-z_][A-Za-z0-9_]*)")
 
@@ -250,12 +259,15 @@ def test_compose_has_both_services_and_a_project_name() -> None:
     assert data.get("name") == "agentmail"
 
 
-def test_every_compose_variable_is_in_env_example() -> None:
+def test_every_compose_variable_is_documented() -> None:
+    # In .env.example (what `cp .env.example docker/.env` starts from) or, for a value only the
+    # deployment needs, in README.md's "Deploy on your domain".
     used = set().union(*(variables(s) for s in strings(compose())))
-    assert {"AGENTMAIL_DOMAIN", "AGENTMAIL_IMAP_PASSWORD", "AGENTMAIL_PUSH_SECRET"} <= used
+    assert {"AGENTMAIL_DOMAIN", "AGENTMAIL_IMAP_PASSWORD", "AGENTMAIL_PUSH_SECRET", "AGENTMAIL_RELAY_PASSWORD"} <= used
     text = ENV_EXAMPLE.read_text()
-    missing = sorted(v for v in used if not re.search(rf"^\s*#?\s*{v}=", text, re.MULTILINE))
-    assert not missing, f"used in compose.yaml but not in .env.example: {missing}"
+    deploy = deploy_section()
+    missing = sorted(v for v in used if not re.search(rf"^\s*#?\s*{v}=", text, re.MULTILINE) and f"`{v}" not in deploy)
+    assert not missing, f"used in compose.yaml but neither in .env.example nor in the README: {missing}"
 
 
 def test_compose_only_variables_do_not_use_the_gateway_prefix() -> None:
@@ -276,9 +288,12 @@ def test_variable_scanner_and_interpolation_follow_compose() -> None:
 
 def test_required_secrets_fail_loudly_when_missing() -> None:
     env = {**env_example_values(), "AGENTMAIL_DOMAIN": "agents.example.com"}  # passwords still commented out
-    with pytest.raises(KeyError, match=r"AGENTMAIL_IMAP_PASSWORD|AGENTMAIL_PUSH_SECRET"):
+    with pytest.raises(KeyError, match=r"AGENTMAIL_IMAP_PASSWORD|AGENTMAIL_PUSH_SECRET|AGENTMAIL_RELAY_PASSWORD"):
         resolved(compose(), env)
-    resolved(compose(), user_env())  # and the documented three values are enough
+    without_relay = {k: v for k, v in user_env().items() if k != "AGENTMAIL_RELAY_PASSWORD"}
+    with pytest.raises(KeyError, match="AGENTMAIL_RELAY_PASSWORD"):
+        resolved(compose(), without_relay)
+    resolved(compose(), user_env())  # and the documented four values are enough
 
 
 def test_only_smtp_and_the_loopback_api_are_published() -> None:
@@ -341,11 +356,60 @@ def test_compose_defaults_equal_the_gateway_defaults() -> None:
     # With nothing but the three required values in docker/.env, compose's defaults are the gateway's.
     loaded = load_settings(environment(service("gateway"), dict(EXAMPLE_ENV)), env_file=None)
     default = Settings()
-    for name in ("max_message_bytes", "reuse_quarantine", "retention_days", "reserved_local_parts", "log_level"):
+    for name in (
+        "max_message_bytes",
+        "reuse_quarantine",
+        "retention_days",
+        "reserved_local_parts",
+        "log_level",
+        "send_per_hour",
+    ):
         assert getattr(loaded, name) == getattr(default, name), name
     assert loaded.admin_token is None, "an empty token must mean: generate one at first start"
     size = environment(service("mailserver"), dict(EXAMPLE_ENV))["POSTFIX_MESSAGE_SIZE_LIMIT"]
     assert int(size) == default.max_message_bytes == 25 * 1024 * 1024
+
+
+def test_gateway_relays_through_the_mailserver_submission_port_with_starttls() -> None:
+    from gateway.config import load_settings
+    from gateway.outbound.relay import RelayConfig
+
+    env = environment(service("gateway"), user_env())
+    assert env["AGENTMAIL_RELAY_URL"] == f"smtp://{RELAY_LOGIN}@mailserver:587"
+    assert env["AGENTMAIL_RELAY_PASSWORD"] == EXAMPLE_ENV["AGENTMAIL_RELAY_PASSWORD"]
+    # The mailserver hashes the same value for the login it accepts on 587.
+    assert environment(service("mailserver"), user_env())["AGENTMAIL_RELAY_PASSWORD"] == env["AGENTMAIL_RELAY_PASSWORD"]
+    relay = RelayConfig.from_settings(load_settings(env, env_file=None))
+    assert relay is not None
+    assert (relay.host, relay.port, relay.implicit_tls) == ("mailserver", 587, False)
+    assert relay.require_tls, "not loopback: STARTTLS is required"
+    assert (relay.username, relay.password) == (RELAY_LOGIN, EXAMPLE_ENV["AGENTMAIL_RELAY_PASSWORD"])
+    # Its certificate is verified against the internal CA, like IMAP's.
+    assert env["SSL_CERT_FILE"] == "/etc/agentmail-tls/ca.pem"
+    # Another relay can be named in docker/.env instead.
+    other = environment(service("gateway"), {**user_env(), "AGENTMAIL_RELAY_URL": "smtps://me@smtp.example.net"})
+    assert other["AGENTMAIL_RELAY_URL"] == "smtps://me@smtp.example.net"
+
+
+def test_the_relay_login_is_the_one_the_mailserver_admits() -> None:
+    url = environment(service("gateway"), user_env())["AGENTMAIL_RELAY_URL"]
+    login = url.split("://", 1)[1].split("@", 1)[0]
+    assert login == RELAY_LOGIN
+    assert f"printf 'smtp/{login}:{{SHA512-CRYPT}}%s\\n'" in (MAILSERVER / "init.sh").read_text()
+    master = (MAILSERVER / "postfix-master.cf").read_text()
+    assert f"inline:{{{login}=permit}}" in master
+    mail = environment(service("mailserver"), user_env())
+    assert mail["PERMIT_DOCKER"] == "none", "relaying must need the login, never the network"
+    assert mail["SPOOF_PROTECTION"] == "0", "one login sends as every identity"
+
+
+def test_dkim_keys_outlive_the_container() -> None:
+    mail = service("mailserver")
+    assert "mail-dkim:/tmp/docker-mailserver/opendkim" in mail["volumes"]
+    assert "mail-dkim" in compose()["volumes"]
+    assert "ENABLE_OPENDKIM" not in environment(mail), "DMS signs with DKIM by default; keep it"
+    text = deploy_section()
+    assert DKIM_DOCS in text and "setup config dkim" in text and "SPF" in text
 
 
 def test_gateway_service_shape() -> None:
@@ -432,16 +496,27 @@ def test_message_size_comes_from_env_not_from_the_override() -> None:
     assert environment(service("gateway"), smaller)["AGENTMAIL_MAX_MESSAGE_BYTES"] == "1048576"
 
 
-def test_postfix_master_refuses_submission() -> None:
-    lines = [
+RELAY_ONLY = f"check_sasl_access,inline:{{{RELAY_LOGIN}=permit}},reject"
+INTERNAL_CHAIN = "/etc/agentmail-tls/private/server-key.pem,/etc/agentmail-tls/server-cert.pem"
+
+
+def master_overrides() -> list[str]:
+    return [
         line.strip()
         for line in (MAILSERVER / "postfix-master.cf").read_text().splitlines()
         if re.match(r"[0-9a-z]", line)
     ]
+
+
+def test_postfix_master_admits_only_the_relay_login_on_submission() -> None:
+    lines = master_overrides()
     assert set(lines) == {
-        "submission/inet/smtpd_client_restrictions=reject",
+        f"submission/inet/smtpd_client_restrictions={RELAY_ONLY}",
+        f"submission/inet/smtpd_relay_restrictions={RELAY_ONLY}",
+        f"submission/inet/smtpd_tls_chain_files={INTERNAL_CHAIN}",
         "submissions/inet/smtpd_client_restrictions=reject",
     }
+    assert "permit_sasl_authenticated" not in " ".join(lines), "the catch-all's login must not send"
     assert all(" " not in line for line in lines), "DMS passes each line to postconf -P unquoted"
 
 
@@ -551,7 +626,9 @@ def test_postconf_reads_the_overrides_the_way_dms_applies_them(tmp_path: Path) -
     assert get("smtpd_relay_restrictions").endswith("reject_unauth_destination")
     assert get("message_size_limit") == "26214400"
     master = subprocess.run(["postconf", "-c", str(tmp_path), "-P"], check=True, capture_output=True, text=True)
-    assert "submission/inet/smtpd_client_restrictions = reject" in master.stdout
+    assert f"submission/inet/smtpd_client_restrictions = {RELAY_ONLY}" in master.stdout
+    assert f"submission/inet/smtpd_relay_restrictions = {RELAY_ONLY}" in master.stdout
+    assert f"submission/inet/smtpd_tls_chain_files = {INTERNAL_CHAIN}" in master.stdout
     assert "submissions/inet/smtpd_client_restrictions = reject" in master.stdout
 
 
@@ -603,6 +680,198 @@ def test_doveconf_reads_the_override_after_a_dms_like_base(tmp_path: Path) -> No
         check=True,
     ).stdout.strip()
     assert driver.startswith("ox:url=http://dovecot:" + EXAMPLE_ENV["AGENTMAIL_PUSH_SECRET"] + "@gateway:8026/push ")
+
+
+def relay_passdb_block() -> str:
+    """The `passdb { ... }` section of dovecot.cf that reads the relay login's file."""
+    match = re.search(r"^passdb \{\n(?:.*\n)*?\}\n", (MAILSERVER / "dovecot.cf").read_text(), re.MULTILINE)
+    assert match is not None, "dovecot.cf has no passdb for the relay login"
+    assert "/etc/dovecot/agentmail-relay.passwd" in match.group()
+    return match.group()
+
+
+def test_the_relay_password_logs_in_to_smtp_and_never_to_imap() -> None:
+    # A real Dovecot 2.3 with DMS's passdb (catchall@ only) first and dovecot.cf's relay passdb
+    # second, the relay file written in init.sh's format: Postfix's SASL checks (service smtp)
+    # admit agentmail-relay with its password; an IMAP login with the same name and password fails.
+    ensure_installed()
+    # Dovecot's auth process runs as the user dovecot: the files sit where it can reach them,
+    # root:dovecot 0640 as init.sh leaves the real one (pytest's tmp_path is root-only).
+    with tempfile.TemporaryDirectory(prefix="agentmail-dovecot-") as scratch:
+        root = Path(scratch)
+        root.chmod(0o711)
+        relay_logins(root)
+
+
+def relay_logins(tmp_path: Path) -> None:
+    def crypt(password: str) -> str:
+        out = subprocess.run(
+            ["openssl", "passwd", "-6", "-stdin"], input=password + "\n", capture_output=True, text=True, check=True
+        )
+        return out.stdout.strip()
+
+    relay_password = EXAMPLE_ENV["AGENTMAIL_RELAY_PASSWORD"]
+    imap_password = EXAMPLE_ENV["AGENTMAIL_IMAP_PASSWORD"]
+    (tmp_path / "relay.passwd").write_text(f"smtp/{RELAY_LOGIN}:{{SHA512-CRYPT}}{crypt(relay_password)}\n")
+    (tmp_path / "userdb").write_text(
+        f"catchall@agents.example.com:{{SHA512-CRYPT}}{crypt(imap_password)}:5000:5000::{tmp_path}/home::\n"
+    )
+    for name in ("relay.passwd", "userdb"):
+        shutil.chown(tmp_path / name, user="root", group="dovecot")
+        (tmp_path / name).chmod(0o640)
+    passdb = relay_passdb_block().replace("/etc/dovecot/agentmail-relay.passwd", str(tmp_path / "relay.passwd"))
+    conf = tmp_path / "dovecot.conf"
+    conf.write_text(
+        f"base_dir = {tmp_path}/run\nstate_dir = {tmp_path}/state\nlog_path = {tmp_path}/dovecot.log\n"
+        # No 2 s pause after each refused login (Dovecot's brake on guessing): six logins, quickly.
+        "protocols =\nssl = no\nauth_mechanisms = plain login\nauth_failure_delay = 0\n"
+        "passdb {\n  driver = passwd-file\n  mechanisms = plain login\n"
+        f"  args = scheme=SHA512-CRYPT username_format=%u {tmp_path}/userdb\n}}\n"
+        f"userdb {{\n  driver = passwd-file\n  args = username_format=%u {tmp_path}/userdb\n}}\n" + passdb
+    )
+    daemon = subprocess.Popen(["dovecot", "-F", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    clients = iter(range(1, 255))
+    try:
+
+        def login(service_name: str, user: str, password: str) -> bool:
+            # `doveadm auth test` answers "passdb: <user> auth succeeded" (0) or "... failed" (77).
+            # Each login from its own client address: Dovecot slows down a client after failures.
+            extra = [f"service={service_name}", f"rip=192.0.2.{next(clients)}"]
+            out = subprocess.run(
+                ["doveadm", "-c", str(conf), "auth", "test", "-x", extra[0], "-x", extra[1], user, password],
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=30,
+            )
+            assert out.returncode in (0, 77) and "auth " in out.stdout + out.stderr, out.stdout + out.stderr
+            log = tmp_path / "dovecot.log"
+            assert "Error" not in (log.read_text() if log.exists() else ""), log.read_text()
+            return out.returncode == 0
+
+        socket = tmp_path / "run" / "auth-client"
+        deadline = time.monotonic() + 20
+        while not socket.exists():
+            assert daemon.poll() is None, f"dovecot exited: {(tmp_path / 'dovecot.log').read_text()}"
+            assert time.monotonic() < deadline, "dovecot's auth socket never appeared"
+            time.sleep(0.05)  # polling for the socket, bounded by the deadline
+        assert login("smtp", RELAY_LOGIN, relay_password)
+        assert not login("smtp", RELAY_LOGIN, imap_password)
+        assert not login("imap", RELAY_LOGIN, relay_password), "the relay password must not read the mailbox"
+        assert not login("imap", "smtp/" + RELAY_LOGIN, relay_password)
+        assert login("imap", "catchall@agents.example.com", imap_password)  # DMS's passdb still answers first
+        assert not login("imap", "catchall@agents.example.com", relay_password)
+    finally:
+        daemon.terminate()
+        try:
+            daemon.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+
+
+# DMS 15.1.0's submission service (target/postfix/master.cf), which postfix-master.cf overrides.
+DMS_SUBMISSION = """\
+  -o syslog_name=postfix/submission
+  -o smtpd_tls_security_level=encrypt
+  -o smtpd_sasl_auth_enable=yes
+  -o smtpd_sasl_type=dovecot
+  -o smtpd_reject_unlisted_recipient=no
+  -o smtpd_sasl_authenticated_header=yes
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_sender_restrictions=$mua_sender_restrictions
+  -o smtpd_discard_ehlo_keywords=
+"""
+# And the main.cf lines of DMS 15.1.0 that submission relies on (SPOOF_PROTECTION=0 as compose.yaml pins it).
+DMS_MAIN = """
+smtpd_sasl_type = dovecot
+smtpd_sasl_auth_enable = no
+smtpd_sasl_security_options = noanonymous
+smtpd_sasl_local_domain = $mydomain
+dms_smtpd_sender_restrictions = permit_sasl_authenticated, permit_mynetworks, reject_unknown_sender_domain
+mua_sender_restrictions = $dms_smtpd_sender_restrictions
+smtpd_recipient_restrictions = permit_sasl_authenticated, permit_mynetworks, reject_unauth_destination
+"""
+
+
+def test_submission_relays_for_the_relay_login_only_over_the_internal_certificate() -> None:
+    # A real Postfix 3.7 and Dovecot 2.3 (DMS 15's versions, from the test mail stack) with DMS's
+    # submission service, postfix-master.cf applied the way DMS applies it, and dovecot.cf's relay
+    # passdb behind Postfix's SASL: the relay login may relay, the catch-all's login (valid for
+    # IMAP) may not, nor may a client without a login; 587 presents the internal certificate.
+    ensure_installed()
+    stack = MailStack.create(domain="agents.example.com")
+    cfg = stack.config
+    port = free_port()
+    service_name = f"127.0.0.1:{port}"  # DMS's "submission" (587), on a free loopback port here
+    relay_password = EXAMPLE_ENV["AGENTMAIL_RELAY_PASSWORD"]
+    try:
+        tls = cfg.root / "tls"
+        (tls / "private").mkdir(parents=True, mode=0o700)
+        key, cert = tls / "private" / "server-key.pem", tls / "server-cert.pem"
+        request = "req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=mailserver -addext subjectAltName=DNS:mailserver"
+        subprocess.run(
+            ["openssl", *request.split(), "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True
+        )
+        hashed = subprocess.run(
+            ["openssl", "passwd", "-6", "-stdin"],
+            input=relay_password + "\n",
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        passwd = cfg.root / "dovecot" / "relay.passwd"
+        passwd.write_text(f"smtp/{RELAY_LOGIN}:{{SHA512-CRYPT}}{hashed}\n")
+        shutil.chown(passwd, user="root", group="dovecot")
+        passwd.chmod(0o640)
+        passdb = relay_passdb_block().replace("/etc/dovecot/agentmail-relay.passwd", str(passwd))
+        sasl_socket = "  unix_listener sasl-auth {\n    mode = 0660\n    user = postfix\n    group = postfix\n  }\n"
+        cfg.dovecot_conf.write_text(
+            cfg.dovecot_conf.read_text() + "auth_failure_delay = 0\n" + passdb + f"service auth {{\n{sasl_socket}}}\n"
+        )
+        master, main = cfg.postfix_dir / "master.cf", cfg.postfix_dir / "main.cf"
+        master.write_text(
+            master.read_text()
+            + f"{service_name} inet n - n - - smtpd\n{DMS_SUBMISSION}tlsmgr unix - - n 1000? 1 tlsmgr\n"
+        )
+        main.write_text(main.read_text() + DMS_MAIN + f"smtpd_sasl_path = {cfg.dovecot_run}/sasl-auth\n")
+        for line in master_overrides():
+            if line.startswith("submission/"):
+                line = line.replace("submission/", f"{service_name}/", 1).replace("/etc/agentmail-tls", str(tls))
+                subprocess.run(["postconf", "-c", str(cfg.postfix_dir), "-P", line], check=True, capture_output=True)
+        stamp = time.time() - 60  # Postfix waits for config files younger than a few seconds to settle
+        for path in (master, main):
+            os.utime(path, (stamp, stamp))
+        stack.start()
+
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # we connect to 127.0.0.1; the name is checked below
+
+        def relay_to_elsewhere(login: tuple[str, str] | None) -> tuple[int | None, int]:
+            """(AUTH reply code or None, RCPT reply code) for a recipient at another domain."""
+            with smtplib.SMTP("127.0.0.1", port, local_hostname="gateway.agents.example.com", timeout=30) as smtp:
+                smtp.starttls(context=context)
+                assert isinstance(smtp.sock, ssl.SSLSocket)
+                peer = smtp.sock.getpeercert()
+                assert peer is not None and ("DNS", "mailserver") in peer["subjectAltName"]
+                auth = None
+                if login is not None:
+                    try:
+                        auth = smtp.login(*login)[0]
+                    except smtplib.SMTPAuthenticationError as exc:
+                        auth = exc.smtp_code
+                assert smtp.docmd("MAIL", "FROM:<planner@agents.example.com>")[0] == 250
+                rcpt = smtp.docmd("RCPT", "TO:<someone@example.org>")[0]
+                smtp.rset()  # nothing is queued: the answer to RCPT is what this checks
+                return auth, rcpt
+
+        assert relay_to_elsewhere((RELAY_LOGIN, relay_password)) == (235, 250)
+        assert relay_to_elsewhere(None) == (None, 554)
+        assert relay_to_elsewhere((cfg.user, cfg.password)) == (235, 554), "the catch-all's login must not send"
+        assert relay_to_elsewhere((RELAY_LOGIN, cfg.password)) == (535, 554)
+    finally:
+        stack.stop()
 
 
 # --- the image's lock file and the operator docs -------------------------------------------------

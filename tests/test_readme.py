@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import smtplib
 import subprocess
 from pathlib import Path
@@ -59,3 +60,41 @@ def test_the_walk_through_mail_has_a_sender_and_the_wait_example_a_timeout(tmp_p
         assert scope["answer"].status_code == 200 and scope["answer"].json()["seen"] is True
     # What the note says of httpx: its default read timeout is 5 s.
     assert httpx.Client().timeout.read == 5.0
+
+
+def _json_values(text: str) -> list[Any]:
+    """Every JSON value printed one after another (curl's bodies end without a newline)."""
+    decoder, values, at = json.JSONDecoder(), [], 0
+    while rest := text[at:].lstrip():
+        value, at = decoder.raw_decode(text, len(text) - len(rest))
+        values.append(value)
+    return values
+
+
+def test_the_agent_to_agent_example_sends_waits_and_replies(tmp_path: Path) -> None:
+    block = _block("## Send and reply")
+    assert len(block.strip().splitlines()) == 5, "the README promises a five-line example"
+    assert shutil.which("jq"), "the example needs jq"
+    with ServeProcess(tmp_path / "data", tmp_path / "logs", domain="localhost") as serve:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
+        script = _local(block, serve) + 'echo; echo "$A"\n'
+        run = subprocess.run(["bash", "-e", "-c", script], capture_output=True, text=True, env=env, timeout=120)
+        assert run.returncode == 0, run.stderr
+        printed, _, planner_token = run.stdout.rstrip().rpartition("\n")
+        sent, replied, answer = _json_values(printed)  # the send's 201, the reply's 201, planner's wait
+        assert sent["accepted"] == ["worker@localhost"] and sent["rejected"] == []
+        assert sent["id"] and sent["message_id"].endswith("@localhost>") and sent["thread_id"]
+        assert replied["accepted"] == ["planner@localhost"] and replied["rejected"] == []
+        assert answer["from"] == "worker@localhost"
+        assert answer["subject"] == "Re: Plan for today"
+        assert "Start with the tests." in answer["text"] and "> What should I do first?" in answer["text"]
+        assert answer["thread_id"] == sent["thread_id"], "the reply joined the planner's thread"
+
+        # What the prose says: one thread of two messages, the sent one first.
+        with serve.client(planner_token) as planner:
+            threads = planner.get("/v1/identities/planner@localhost/threads").json()["threads"]
+            assert [(t["thread_id"], t["message_count"]) for t in threads] == [(sent["thread_id"], 2)]
+            thread = planner.get(f"/v1/identities/planner@localhost/threads/{sent['thread_id']}").json()
+            assert [m["direction"] for m in thread["messages"]] == ["sent", "received"]
+            mine = planner.get("/v1/identities/planner@localhost/messages", params={"direction": "sent"}).json()
+            assert [m["id"] for m in mine["messages"]] == [sent["id"]]

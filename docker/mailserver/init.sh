@@ -4,8 +4,9 @@
 # (dumb-init -> supervisord -> DMS's start-mailserver.sh).
 #
 # Why a wrapper: DMS will not start Dovecot until postfix-accounts.cf holds an account, and
-# that line must carry the hash of AGENTMAIL_IMAP_PASSWORD from .env. Writing it here, from
-# the environment, keeps secrets out of the repository and off the host's disk. The override
+# that line must carry the hash of AGENTMAIL_IMAP_PASSWORD from .env; likewise the gateway's
+# relay login (agentmail-relay, AGENTMAIL_RELAY_PASSWORD) for submission on 587. Writing them
+# here, from the environment, keeps secrets out of the repository and off the host's disk. The override
 # files beside this script are copied (dovecot.cf with the push secret filled in) into
 # /tmp/docker-mailserver, DMS's documented config folder, which lives in the container only
 # and is rebuilt at every start.
@@ -31,6 +32,11 @@ password=${AGENTMAIL_IMAP_PASSWORD:-}
 [[ ${#password} -ge 12 ]] || die "AGENTMAIL_IMAP_PASSWORD must be at least 12 characters (docker/.env)"
 [[ ${password} != *$'\n'* ]] || die "AGENTMAIL_IMAP_PASSWORD must be a single line"
 
+relay_password=${AGENTMAIL_RELAY_PASSWORD:-}
+[[ ${#relay_password} -ge 12 ]] || die "AGENTMAIL_RELAY_PASSWORD must be at least 12 characters (docker/.env)"
+[[ ${relay_password} != *$'\n'* ]] || die "AGENTMAIL_RELAY_PASSWORD must be a single line"
+[[ ${relay_password} != "${password}" ]] || die "AGENTMAIL_RELAY_PASSWORD must differ from AGENTMAIL_IMAP_PASSWORD"
+
 # The secret is the password part of the push URL and a sed replacement: unreserved URL
 # characters only, so it needs no escaping anywhere.
 secret=${AGENTMAIL_PUSH_SECRET:-}
@@ -50,6 +56,18 @@ mx=$(hostname -f 2>/dev/null || hostname)
   # default scheme (what `setup email add` writes); the password goes in on stdin, not argv.
   hash=$(printf '%s\n' "${password}" | openssl passwd -6 -stdin)
   printf 'catchall@%s|{SHA512-CRYPT}%s\n' "${domain}" "${hash}" >"${CONFIG}/postfix-accounts.cf"
+)
+
+# --- The gateway's relay login (dovecot.cf, second passdb) --------------------------------
+# Keyed "smtp/<name>": Dovecot finds it only for Postfix's SASL checks (service smtp), never for
+# an IMAP login. Not a DMS account, so it has no mailbox and DMS's own files never list it.
+# Readable by Dovecot's auth process (group dovecot), like DMS's /etc/dovecot/userdb.
+(
+  umask 077
+  relay_hash=$(printf '%s\n' "${relay_password}" | openssl passwd -6 -stdin)
+  printf 'smtp/agentmail-relay:{SHA512-CRYPT}%s\n' "${relay_hash}" >/etc/dovecot/agentmail-relay.passwd
+  chown root:dovecot /etc/dovecot/agentmail-relay.passwd
+  chmod 0640 /etc/dovecot/agentmail-relay.passwd
 )
 
 # --- Internal TLS for IMAP (and, by default, port 25) -------------------------------------
@@ -102,8 +120,8 @@ chmod 0755 "${TLS}"
 chmod 0700 "${TLS}/private"
 cert_is_current || make_cert
 
-# DMS needs neither secret in its environment any more (the domain stays for user-patches.sh).
-unset AGENTMAIL_IMAP_PASSWORD AGENTMAIL_PUSH_SECRET password secret
+# DMS needs none of the secrets in its environment any more (the domain stays for user-patches.sh).
+unset AGENTMAIL_IMAP_PASSWORD AGENTMAIL_PUSH_SECRET AGENTMAIL_RELAY_PASSWORD password secret relay_password
 
 if [[ $# -eq 0 ]]; then
   set -- supervisord -c /etc/supervisor/supervisord.conf

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import json
 import logging
 from email import message_from_bytes
 from email.policy import default
@@ -11,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.test_wait import read_events
 from tests.conftest import DOMAIN, RunningGateway, assert_error, make_message, run_gateway
 
 
@@ -334,3 +337,22 @@ async def test_threads_page_by_latest_activity(gateway: RunningGateway) -> None:
         assert [t["thread_id"] for t in rest["threads"]] == [second["thread_id"]] and rest["next_before"] is None
         assert_error(await a.get(f"/v1/identities/{alice}/threads", params={"before": "nonsense"}), 400)
         assert_error(await a.get(f"/v1/identities/{alice}/threads/t_unknown"), 404, "not_found")
+
+
+async def test_the_event_stream_never_carries_what_the_identity_sent(gateway: RunningGateway) -> None:
+    alice, alice_token = await gateway.create_identity("alice")
+    bob, _ = await gateway.create_identity("bob")
+    url = f"/v1/identities/{alice}/events"
+    async with gateway.client(alice_token) as a:
+        async with asyncio.timeout(30), a.stream("GET", url, timeout=60) as stream:
+            assert stream.status_code == 200
+            await gateway.gw.hub.wait_for_count(lambda n: n == 1, timeout=20)
+            await gateway.send(make_message(to=alice, subject="before"), [alice])
+            await send(a, alice, to=[bob], subject="sent, not an event")
+            await gateway.send(make_message(to=alice, subject="after"), [alice])
+            live = await read_events(stream, 2)
+        assert [json.loads(e["data"])["subject"] for e in live] == ["before", "after"]
+        # A replay from before the send skips the sent copy too.
+        async with asyncio.timeout(30), a.stream("GET", url, params={"last_event_id": live[0]["id"]}, timeout=60) as s:
+            (replayed,) = await read_events(s, 1)
+        assert json.loads(replayed["data"])["subject"] == "after"

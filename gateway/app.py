@@ -144,6 +144,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
         sync.add_done_callback(_log_crash)
         retention = asyncio.create_task(gw.retention.run(), name="retention")
+        await gw.outbox.start()
         outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
         try:
             listeners = await gw.source.listen(settings)  # SMTP intake (local), push listener (imap)

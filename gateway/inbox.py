@@ -19,7 +19,6 @@ from typing import Final, Literal
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
-from gateway.mail.recipients import addresses_in
 from gateway.memory import release_after_big
 from gateway.sources.base import MailSource
 from gateway.store import Cursor, Filters, Identity, Store, Summary, ThreadSummary
@@ -302,15 +301,8 @@ class Inbox:
         messages = await self._store.index.thread(identity, thread_id, filters)
         if not messages:
             raise NotFound("no such thread")
-        people: dict[str, None] = {}
-        for m in messages:
-            people.update(dict.fromkeys(addresses_in(m.from_header)))
-            people.update(dict.fromkeys(m.to))
-        unseen = sum(1 for m in messages if m.direction == "received" and not m.seen)
-        first = messages[0]
-        summary = ThreadSummary(
-            thread_id, first.subject, tuple(people), len(messages), unseen, max(m.received_ts for m in messages)
-        )
+        # The list's own summary of it: the same subject, people and counts as GET …/threads.
+        (summary,) = await self._store.index.threads(identity, filters, limit=1)
         return summary, messages
 
     async def raw(self, identity: Identity, message_id: str, *, summary: Summary | None = None) -> bytes:
@@ -356,7 +348,7 @@ def _thread_cursor(before: str | None) -> tuple[float, int] | None:
         value, position = float(ts), int(seq)
     except ValueError:
         value, position = math.nan, 0
-    if not math.isfinite(value):
+    if not math.isfinite(value) or not 0 <= position < 2**63:
         raise InvalidInput("before is not a thread cursor (pass the `next_before` of the previous page)")
     return value, position
 

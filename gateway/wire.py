@@ -82,6 +82,11 @@ class SeenIn(_In, frozen=True):
     seen: bool
 
 
+class Rejected(msgspec.Struct, frozen=True):
+    address: str
+    reason: str
+
+
 class ErrorBody(msgspec.Struct, frozen=True):
     """Every error: a stable code to match on and a sentence for people (never request data)."""
 
@@ -89,6 +94,8 @@ class ErrorBody(msgspec.Struct, frozen=True):
     detail: str
     retry_after_sec: float | msgspec.UnsetType = msgspec.UNSET
     """On a 429 or 503: seconds to wait before trying again (also the `Retry-After` header)."""
+    rejected: list[Rejected] | msgspec.UnsetType = msgspec.UNSET
+    """On a 422 `recipient_refused`: every recipient refused and why (nothing was sent)."""
 
 
 class IdentityInfo(msgspec.Struct, frozen=True):
@@ -269,11 +276,6 @@ class ForwardIn(_In, frozen=True):
     text: str | None = None
     """A note written above the forwarded message."""
     from_name: Annotated[str, msgspec.Meta(max_length=200)] | None = None
-
-
-class Rejected(msgspec.Struct, frozen=True):
-    address: str
-    reason: str
 
 
 class SendResult(msgspec.Struct, frozen=True):

@@ -32,7 +32,11 @@ def downgrade_to_version_1(settings: Settings) -> None:
             "INSERT INTO marks (identity_id, message_key, seen, deleted) VALUES (?, ?, ?, ?)",
             (identity_id, copy_id, seen, deleted),
         )
-    # What versions 2 to 4 added.
+    # What versions 2 to 5 added.
+    for table in ("deliveries", "outbox"):
+        store.execute(f"DROP TABLE {table}")
+    store.execute("ALTER TABLE identities DROP COLUMN send_scope")
+    store.execute("ALTER TABLE tokens DROP COLUMN send")
     store.execute("DROP INDEX marks_by_retirement")
     store.execute("ALTER TABLE marks DROP COLUMN retired_at")
     store.execute("ALTER TABLE marks RENAME COLUMN message_key TO message_id")

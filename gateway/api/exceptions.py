@@ -105,7 +105,10 @@ def http_status(exc: GatewayError) -> int:
 
 
 def _gateway_error(_: Request[Any, Any, Any], exc: GatewayError) -> Response[Any]:
-    return _error(http_status(exc), exc.code, exc.detail, retry_after=exc.retry_after)
+    response = _error(http_status(exc), exc.code, exc.detail, retry_after=exc.retry_after)
+    if isinstance(exc, RecipientRefused):  # which ones and why, for a program to act on
+        response.content["rejected"] = [{"address": a, "reason": r} for a, r in exc.refused]
+    return response
 
 
 def _validation_error(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:

@@ -93,7 +93,7 @@ _MSG_ID: Final = re.compile(r"<[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e
 _ID_PART: Final = re.compile(rf"{_ATEXT}+(?:\.{_ATEXT}+)*")
 _NAME: Final = r"[A-Za-z0-9!#$&^_.+-]{1,64}"  # RFC 6838 restricted-name
 _CONTENT_TYPE: Final = re.compile(rf"({_NAME})/({_NAME})")
-_EXTRA_NAME: Final = re.compile(r"X-[!#$%&'*+.^_`|~0-9A-Za-z-]{1,72}", re.IGNORECASE)
+_EXTRA_NAME: Final = re.compile(r"X-[!#$%&'*+.^_`|~0-9A-Za-z-]{1,72}", re.IGNORECASE | re.ASCII)
 _RESERVED_HEADERS: Final = GRANTING_HEADERS | {
     "from",
     "sender",

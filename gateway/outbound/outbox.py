@@ -40,9 +40,15 @@ __all__ = ["Outbox", "Submitted"]
 log = logging.getLogger(__name__)
 
 SEND_WINDOW: Final = 3600.0  # the rate limit counts sends in the last hour
-LEASE: Final = 900.0  # seconds a worker holds an entry it works on: longer than one relay attempt can take
+LEASE: Final = 3600.0
+"""Seconds a worker holds the entry it works on: far longer than one relay attempt can take (a
+minute a command, the body at 64 KiB/s, ten minutes for the answer after it), so a live claim
+never runs out under its worker. A single-process store releases claims a crash left at start."""
 IDLE_CHECK: Final = 5.0  # the worker looks for due work at least this often
-BATCH: Final = 8  # entries claimed at once
+BATCH: Final = 1  # entries claimed at once: one, so none waits out its lease behind a slow relay
+MAILBOX_RETRY: Final = (5.0, 10.0, 30.0, 60.0, 300.0)
+"""Seconds before an entry's local steps are tried again after the mailbox failed them (the last repeats)."""
+CANCELLED: Final = "cancelled: the sending identity was deleted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +85,7 @@ class Outbox:
         self._clock = clock
         self._retry_first = retry_first
         self._due = asyncio.Event()  # new work: look now
+        self._mailbox_failures: dict[str, int] = {}  # entry id -> local steps failed in a row
 
     def new_message_id(self) -> str:
         """A fresh Message-ID at our domain."""
@@ -139,29 +146,35 @@ class Outbox:
         )
         copy_id = None
         try:
-            copy_id, states = await self._local_steps(entry)
+            copy_id = await self._local_steps(entry)
         except SourceUnavailable as exc:
             log.warning("the mailbox is away (%s): %s is delivered once it is back", exc, outgoing.message_id)
-            await self._store.outbox.record(entry.id)  # the worker's now: release the claim
+            await self._store.outbox.record(entry.id, next_ts=self._clock() + MAILBOX_RETRY[0])
         else:
-            await self._store.outbox.record(entry.id, local_done=True, copy_done=True, results=states)
+            await self._store.outbox.record(entry.id)  # done here: the claim goes (the relay is the worker's)
         if remote:
             self._due.set()
         return Submitted(copy_id, outgoing.message_id, entry.message_key, outgoing.recipients)
 
-    async def _local_steps(self, entry: OutboxEntry) -> tuple[str | None, list[DeliveryState]]:
-        """Deliver the local copies and keep the sent copy (what is not done yet): the sent copy's
-        id and the local recipients' new states. The caller records them, once, with its claim held:
-        a crash before that repeats the delivery, which readers see as one message (same
-        Message-ID and body)."""
-        states: list[DeliveryState] = []
-        if not entry.local_done and entry.local:
-            await self._source.deliver(entry.raw, entry.local)
+    async def _local_steps(self, entry: OutboxEntry) -> str | None:
+        """Deliver the local copies, then keep the sent copy (what is not done yet), recording each
+        step as it is done, the claim kept; returns the sent copy's id. A crash between a step and
+        its record repeats it: readers see the repeated copy as one message (same Message-ID, body)."""
+        if not entry.local_done:
+            if entry.local:
+                await self._source.deliver(entry.raw, entry.local)
             states = [DeliveryState(a, "delivered", None, 1, self._clock()) for a in entry.local]
+            await self._store.outbox.record(entry.id, local_done=True, results=states, release=False)
         copy_id = None
         if not entry.copy_done:
             copy_id = await self._source.keep_sent(entry.sent_copy)
-        return copy_id, states
+            await self._store.outbox.record(entry.id, copy_done=True, release=False)
+        return copy_id
+
+    async def start(self) -> None:
+        """Before the worker runs: a store only this process uses holds no live claim (a crash left them)."""
+        if self._store.engine.kind == "sqlite":
+            await self._store.outbox.release_all()
 
     async def run(self) -> None:
         """Finish every entry's due steps, now and whenever one is due, until cancelled."""
@@ -179,25 +192,38 @@ class Outbox:
                     await self._due.wait()
 
     async def _work_once(self) -> bool:
-        """Claim due entries and work on them; whether there were any."""
+        """Claim due entries and work on them; whether one got on (so more may be due at once)."""
         entries = await self._store.outbox.claim(now=self._clock(), lease=LEASE, limit=BATCH)
+        worked = False
         for entry in entries:
             try:
                 await self._finish(entry)
             except SourceUnavailable as exc:
-                log.warning("outbox entry of %s waits for the mailbox (%s)", entry.message_id, exc)
-                await self._store.outbox.record(entry.id, next_ts=self._clock() + IDLE_CHECK)
-        return bool(entries)
+                failures = self._mailbox_failures[entry.id] = self._mailbox_failures.get(entry.id, 0) + 1
+                delay = MAILBOX_RETRY[min(failures, len(MAILBOX_RETRY)) - 1]
+                log.warning("%s waits for the mailbox (%s); again in %.0f s", entry.message_id, exc, delay)
+                await self._store.outbox.record(entry.id, next_ts=self._clock() + delay)
+            else:
+                self._mailbox_failures.pop(entry.id, None)
+                worked = True
+        return worked
 
     async def _finish(self, entry: OutboxEntry) -> None:
-        """Do what is due of a claimed entry, and record it all at once (which releases the claim)."""
-        _, states = await self._local_steps(entry)
+        """Do what is due of a claimed entry; its last record releases the claim."""
+        sender = await self._store.identities.find(entry.sender)
+        if sender is None or sender.id != entry.identity_id:
+            # Deleted (perhaps re-created for someone else): nothing more goes out in its name,
+            # and no sent copy lands where the name's next owner would see it.
+            await self._cancel(entry)
+            return
+        await self._local_steps(entry)
+        states: list[DeliveryState] = []
         queued: list[str] = []
         if entry.remote and entry.next_ts <= self._clock():
             current = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
             queued = [s.address for s in current if s.status == "queued" and s.address in entry.remote]
         if not queued:
-            await self._store.outbox.record(entry.id, local_done=True, copy_done=True, results=states)
+            await self._store.outbox.record(entry.id)
             return
         if self._relay is None:
             results = [RelayResult(a, False, True, "no relay is configured (AGENTMAIL_RELAY_URL)") for a in queued]
@@ -223,10 +249,17 @@ class Outbox:
             states.append(DeliveryState(result.address, status, detail, attempts, now))
             log.info("relay of %s to %s: %s (%s)", entry.message_id, result.address, status, result.detail)
         await self._store.outbox.record(
-            entry.id,
-            local_done=True,
-            copy_done=True,
-            results=states,
-            attempts=attempts,
-            next_ts=retry_at if retry_at is not None else now,
+            entry.id, results=states, attempts=attempts, next_ts=retry_at if retry_at is not None else now
         )
+
+    async def _cancel(self, entry: OutboxEntry) -> None:
+        """Give up what an entry of a deleted identity still had to do."""
+        now = self._clock()
+        current = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
+        states = [
+            DeliveryState(d.address, "failed", CANCELLED, d.attempts, now)
+            for d in current
+            if d.status in ("pending", "queued")
+        ]
+        log.info("%s from %s: %s", entry.message_id, entry.sender, CANCELLED)
+        await self._store.outbox.record(entry.id, local_done=True, copy_done=True, results=states)

@@ -83,6 +83,7 @@ class Sending:
             from_name=request.from_name,
             message_id=self._outbox.new_message_id(),
             date=self._now(),
+            max_bytes=self._max_bytes,
         )
         return await self._submit(identity, outgoing)
 

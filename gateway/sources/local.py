@@ -198,10 +198,11 @@ class LocalSource:
         return copy_id
 
     async def snapshot(self) -> list[str]:
-        """Every id in the Maildir, then every id in the Sent Maildir."""
+        """Every id in both Maildirs, in receipt order: a rebuild indexes mail in the order it came
+        (threads are joined in that order, so a rebuild finds the same threads)."""
 
         def both() -> list[str]:
-            return self.maildir.ids() + [SENT_PREFIX + name for name in self.sent.ids()]
+            return sorted(self.maildir.ids() + [SENT_PREFIX + name for name in self.sent.ids()], key=received_ts)
 
         return await asyncio.to_thread(both)
 

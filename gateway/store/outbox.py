@@ -80,8 +80,10 @@ class Outbox(Protocol):
         results: Sequence[DeliveryState] = (),
         attempts: int | None = None,
         next_ts: float | None = None,
+        release: bool = True,
     ) -> None:
-        """Mark steps done, update the named recipients' rows, set attempts/next_ts and release the claim.
+        """Mark steps done, update the named recipients' rows, set attempts/next_ts and release the claim
+        (unless not `release`: the caller records a step and goes on with the next one).
 
         Once local and copy are done and no remote row is 'queued' the entry is finished and its
         bytes are dropped. NotFound for an unknown entry.
@@ -90,9 +92,12 @@ class Outbox(Protocol):
     async def claim(self, *, now: float, lease: float, limit: int) -> list[OutboxEntry]:
         """Up to `limit` unfinished entries with work due and no live lease, oldest first, claimed until now + lease.
 
-        Due: local or copy not done, or a 'queued' remote row with next_ts <= now. Claimers
+        Due: next_ts <= now, and local or copy not done or a 'queued' remote row. Claimers
         racing (in any process) never get one entry both.
         """
+
+    async def release_all(self) -> None:
+        """End every claim: a process that is the store's only user, starting, holds none (a crash left them)."""
 
     async def deliveries(self, identity_id: int, message_key: str) -> list[DeliveryState]:
         """The recipients of what this identity sent with that key, in recipient order (local, then remote)."""

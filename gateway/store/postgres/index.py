@@ -308,10 +308,15 @@ class PostgresIndex:
 
 
 async def _grant(conn: Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:
-    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread."""
+    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread.
+
+    A sent copy that left is granted again by a later copy of it (the Sent folder renumbered by a
+    new UIDVALIDITY, a step the outbox repeated): only the sender sees it, and a message the sender
+    deleted stays hidden by its deleted mark."""
     cur = await conn.execute(
         "SELECT 1 FROM grants WHERE address = %s AND message_key = %s AND direction = %s"
-        " UNION ALL SELECT 1 FROM gone WHERE address = %s AND message_key = %s AND direction = %s LIMIT 1",
+        " UNION ALL SELECT 1 FROM gone WHERE address = %s AND message_key = %s AND direction = %s"
+        " AND direction = 'received' LIMIT 1",
         (address, r.message_key, r.direction, address, r.message_key, r.direction),
     )
     if await cur.fetchone() is not None:

@@ -18,8 +18,8 @@ __all__ = ["PostgresOutbox"]
 # claimed twice.
 _CLAIM: Final = (
     "WITH due AS (SELECT id FROM outbox WHERE NOT finished AND claimed_until <= %(now)s"  # noqa: S608 - constants
-    " AND (NOT local_done OR NOT copy_done OR (next_at <= %(now)s AND EXISTS (SELECT 1 FROM deliveries d"
-    " WHERE d.entry_id = outbox.id AND d.remote AND d.status = 'queued')))"
+    " AND next_at <= %(now)s AND (NOT local_done OR NOT copy_done OR EXISTS (SELECT 1 FROM deliveries d"
+    " WHERE d.entry_id = outbox.id AND d.remote AND d.status = 'queued'))"
     " ORDER BY created_at, id LIMIT %(limit)s FOR UPDATE SKIP LOCKED)"
     " UPDATE outbox SET claimed_until = %(until)s FROM due WHERE outbox.id = due.id"
     f" RETURNING {', '.join('outbox.' + c.strip() for c in OUTBOX_COLUMNS.split(','))}"
@@ -79,13 +79,14 @@ class PostgresOutbox:
         results: Sequence[DeliveryState] = (),
         attempts: int | None = None,
         next_ts: float | None = None,
+        release: bool = True,
     ) -> None:
         async with self._db.transaction() as conn:
             cur = await conn.execute(
                 "UPDATE outbox SET local_done = local_done OR %s, copy_done = copy_done OR %s,"
-                " attempts = coalesce(%s, attempts), next_at = coalesce(%s, next_at), claimed_until = 0"
-                " WHERE id = %s",
-                (local_done, copy_done, attempts, next_ts, entry_id),
+                " attempts = coalesce(%s, attempts), next_at = coalesce(%s, next_at),"
+                " claimed_until = CASE WHEN %s THEN 0 ELSE claimed_until END WHERE id = %s",
+                (local_done, copy_done, attempts, next_ts, release, entry_id),
             )
             if cur.rowcount == 0:
                 raise NotFound("no such outbox entry")
@@ -107,6 +108,10 @@ class PostgresOutbox:
                 " AND NOT EXISTS (SELECT 1 FROM identities i WHERE i.id = outbox.identity_id)",
                 (entry_id,),
             )
+
+    async def release_all(self) -> None:
+        async with self._db.transaction() as conn:
+            await conn.execute("UPDATE outbox SET claimed_until = 0 WHERE claimed_until > 0")
 
     async def claim(self, *, now: float, lease: float, limit: int) -> list[OutboxEntry]:
         async with self._db.transaction() as conn:

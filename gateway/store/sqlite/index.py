@@ -319,10 +319,15 @@ class SqliteIndex:
 
 
 def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:
-    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread."""
+    """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread.
+
+    A sent copy that left is granted again by a later copy of it (the Sent folder renumbered by a
+    new UIDVALIDITY, a step the outbox repeated): only the sender sees it, and a message the sender
+    deleted stays hidden by its deleted mark."""
     if conn.execute(
         "SELECT 1 FROM idx.grants WHERE address = ? AND message_key = ? AND direction = ?"
-        " UNION ALL SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ? AND direction = ?",
+        " UNION ALL SELECT 1 FROM idx.gone WHERE address = ? AND message_key = ? AND direction = ?"
+        " AND direction = 'received'",
         (address, r.message_key, r.direction, address, r.message_key, r.direction),
     ).fetchone():
         return

@@ -13,10 +13,11 @@ from gateway.store.sqlite.database import Database, transaction
 
 __all__ = ["SqliteOutbox"]
 
-# Work is due: a step not done yet, or a remote recipient still queued whose retry time came.
+# Work is due once its time came (a retry backs off, whatever step failed): a step not done yet,
+# or a remote recipient still queued.
 _DUE: Final = (
-    "finished = 0 AND claimed_until <= :now AND (local_done = 0 OR copy_done = 0 OR (next_at <= :now AND EXISTS"
-    " (SELECT 1 FROM deliveries d WHERE d.entry_id = outbox.id AND d.remote = 1 AND d.status = 'queued')))"
+    "finished = 0 AND claimed_until <= :now AND next_at <= :now AND (local_done = 0 OR copy_done = 0 OR EXISTS"
+    " (SELECT 1 FROM deliveries d WHERE d.entry_id = outbox.id AND d.remote = 1 AND d.status = 'queued'))"
 )
 
 
@@ -80,14 +81,15 @@ class SqliteOutbox:
         results: Sequence[DeliveryState] = (),
         attempts: int | None = None,
         next_ts: float | None = None,
+        release: bool = True,
     ) -> None:
         def record(conn: sqlite3.Connection) -> bool:
             with transaction(conn):
                 cur = conn.execute(
                     "UPDATE outbox SET local_done = max(local_done, ?), copy_done = max(copy_done, ?),"
-                    " attempts = coalesce(?, attempts), next_at = coalesce(?, next_at), claimed_until = 0"
-                    " WHERE id = ?",
-                    (int(local_done), int(copy_done), attempts, next_ts, entry_id),
+                    " attempts = coalesce(?, attempts), next_at = coalesce(?, next_at),"
+                    " claimed_until = CASE WHEN ? THEN 0 ELSE claimed_until END WHERE id = ?",
+                    (int(local_done), int(copy_done), attempts, next_ts, int(release), entry_id),
                 )
                 if cur.rowcount == 0:
                     return False
@@ -113,6 +115,9 @@ class SqliteOutbox:
 
         if not await self._db.run(record):
             raise NotFound("no such outbox entry")
+
+    async def release_all(self) -> None:
+        await self._db.run(lambda c: c.execute("UPDATE outbox SET claimed_until = 0 WHERE claimed_until > 0"))
 
     async def claim(self, *, now: float, lease: float, limit: int) -> list[OutboxEntry]:
         def claim(conn: sqlite3.Connection) -> list[OutboxEntry]:

@@ -86,6 +86,9 @@ _SECRET_RE = re.compile(r"^[A-Za-z0-9._~-]{16,128}$")
 _MAX_ROOT_LEN = 60
 
 
+FLUSH_STUCK_AFTER = 5.0  # seconds a non-empty queue is waited on before asking Postfix to retry it now
+
+
 class MailStackError(RuntimeError):
     """The stack could not be installed, started, stopped or driven; the message says why."""
 
@@ -752,12 +755,18 @@ class MailStack:
     def wait_queue_empty(self, timeout: float = 10.0) -> None:
         """Wait until Postfix has handed every queued message to Dovecot (or bounced it)."""
         empty_streak = 0
+        flushed_at = time.monotonic()
 
         def empty_twice() -> bool:
             # A message moving between two queue directories between our listings could hide;
             # two empty observations in a row rule that out.
-            nonlocal empty_streak
+            nonlocal empty_streak, flushed_at
             empty_streak = empty_streak + 1 if self.queued() == 0 else 0
+            if empty_streak == 0 and time.monotonic() - flushed_at > FLUSH_STUCK_AFTER:
+                # Under load a restarted Dovecot can leave its LMTP destination marked dead
+                # ("delivery temporarily suspended") past the 1 s backoff: `postqueue -f` clears that.
+                self.flush()
+                flushed_at = time.monotonic()
             return empty_streak >= 2
 
         self._wait(empty_twice, timeout, lambda: f"Postfix's queue to empty\n{self._postqueue_listing()}")

@@ -67,11 +67,11 @@ class RelayConfig:
     username: str | None = None
     """AUTH is used when this is set."""
     password: str | None = field(default=None, repr=False)
+    """Never in a repr or a log; `**********` shows that one is set."""
     require_tls: bool = True
     """Refuse to send in clear. False only for a loopback host (see `from_settings`)."""
 
     def __repr__(self) -> str:
-        # slots=True dataclasses keep field(repr=False); spelled out so a password never shows.
         shown = "'**********'" if self.password is not None else "None"
         return (
             f"RelayConfig(host={self.host!r}, port={self.port}, implicit_tls={self.implicit_tls},"
@@ -307,7 +307,7 @@ def _transact(
         sock = client.sock
         if sock is None:
             raise smtplib.SMTPServerDisconnected("connection closed")
-        # One timeout per send would let a huge body fail on a slow link: it earns time by size.
+        # The socket timeout bounds the whole sendall: a big body earns time by its size.
         sock.settimeout(timeout + len(raw) / MIN_TRANSFER_RATE)
         body = _LEADING_DOT.sub(b"..", raw)
         client.send(body + (b"" if body.endswith(b"\r\n") else b"\r\n") + b".\r\n")

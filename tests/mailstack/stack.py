@@ -8,7 +8,8 @@ is the only passdb entry. Off-domain recipients get 554 (relay denied).
 
 Relay mode (`relay_domain` and `relay_port`): Postfix also acts as the gateway's outbound relay.
 Loopback clients may then send anywhere (permit_mynetworks); mail for `relay_domain` goes to
-127.0.0.1:`relay_port` (a test's capturing SMTP server), mail for any other outside domain bounces.
+127.0.0.1:`relay_port` (a test's capturing SMTP server); any other outside domain is refused at
+RCPT with a 550 (its transport is `error:`), a permanent failure a test can count on.
 
 Everything lives under one temporary root (config, queue, state, logs, mail); both daemons
 are started as root with `-c <root>/...` and drop privileges themselves. Nothing is written
@@ -261,7 +262,7 @@ def render_main_cf(cfg: StackConfig) -> str:
         relay_restrictions = "permit_mynetworks, reject_unauth_destination"
         relay = f"""
 # Relay mode: loopback clients (mynetworks) may relay; {cfg.relay_domain} goes to the test's server,
-# every other outside domain still meets default_transport (a bounce).
+# every other outside domain still meets default_transport (error: 550 at RCPT).
 transport_maps = inline:{{ {cfg.relay_domain}=smtp:[{LOOPBACK}]:{cfg.relay_port} }}
 smtp_tls_security_level = none
 smtp_connect_timeout = 5s

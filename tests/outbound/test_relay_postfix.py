@@ -127,3 +127,19 @@ async def test_our_own_domain_still_goes_to_the_mailbox_and_nothing_is_relayed(
     assert result.ok
     assert relay_stack.wait_for_count(1) == 1
     assert capture.handler.messages == []
+
+
+async def test_another_outside_domain_is_refused_permanently_and_the_rest_relayed(
+    postfix: RelayConfig, capture: CaptureServer
+) -> None:
+    rcpts = ["x@nowhere.test", f"dave@{EXTERNAL}"]
+    raw = build("<relay-through-postfix.4@agents.test>", rcpts)
+    results = {
+        r.address: r
+        for r in await relay(postfix, envelope_from=f"planner@{DOMAIN}", recipients=rcpts, raw=raw, helo=f"gw.{DOMAIN}")
+    }
+    nowhere = results["x@nowhere.test"]
+    assert (nowhere.ok, nowhere.temporary) == (False, False)
+    assert nowhere.detail.startswith("550 5.1.1 <x@nowhere.test>: Recipient address rejected")
+    assert results[f"dave@{EXTERNAL}"].ok
+    assert capture.handler.wait_for(1)[0].rcpt_tos == (f"dave@{EXTERNAL}",)

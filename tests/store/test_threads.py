@@ -89,6 +89,10 @@ async def test_a_sent_copy_is_listed_only_when_asked_for(store: Store, people: t
     cursor = await store.index.cursor_of(A, "sent.s1", direction="sent")
     assert cursor is not None and await store.index.cursor_of(A, "sent.s1", direction="all") == cursor
     assert [s.id for s in await store.index.listing(a, BOTH, limit=5, before=cursor)] == ["r1"]
+    # What waits and event streams read (received, after a cursor, unclaimed) never holds a sent copy.
+    start = await store.index.cursor_of(A, "r1")
+    assert start is not None
+    assert await store.index.listing(a, Filters(0, unclaimed=True), limit=5, after=start) == []
 
 
 async def test_mailing_yourself_gives_two_grants_one_per_direction(

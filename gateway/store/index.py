@@ -26,8 +26,10 @@ __all__ = [
     "MAX_PARTICIPANTS",
     "MessageIndex",
     "ThreadInput",
+    "merged_away",
     "merged_participants",
     "moved_grants",
+    "participants_of",
     "pick_by_ref",
     "pick_by_subject",
     "thread_input",
@@ -85,6 +87,20 @@ def pick_by_ref(chain: Sequence[str], found: dict[str, str]) -> str | None:
         if ref in found:
             return found[ref]
     return None
+
+
+def merged_away(chain: Sequence[str], found: dict[str, str], winner: str | None) -> list[str]:
+    """Other threads the chain links to `winner`: merged into it (a reply read before the message
+    that links it to the conversation, as a rebuild reading INBOX before Sent does, started a
+    thread of its own; the chain's earliest id decides, as it would have live)."""
+    if winner is None:
+        return []
+    return sorted({found[ref] for ref in chain if ref in found} - {winner})
+
+
+def participants_of(people_json: str) -> list[str]:
+    """A participants JSON as a list."""
+    return list(_ADDRESSES.decode(people_json))
 
 
 def pick_by_subject(sender: str | None, candidates: Iterable[tuple[str, str]]) -> str | None:

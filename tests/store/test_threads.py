@@ -306,3 +306,24 @@ async def test_threads_list_latest_first_with_counts_of_what_the_identity_sees(
     assert [m.id for m in await store.index.thread(a, launch, Filters(2 * DAY))] == ["r2"]
     (theirs,) = await store.index.threads(b, ALL, limit=10)
     assert (theirs.message_count, theirs.subject) == (1, "Launch")
+
+
+async def test_a_reply_read_before_the_message_linking_it_joins_once_that_is_read(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, _ = people
+    asked = rec("r1", 1, {A}, mid="<q@far>", subject="Quote")
+    answered = rec("sent.1", 2, {A}, mid="<a@d>", refs=("<q@far>",), subject="Re: Quote", sender=A, direction="sent")
+    # Its mail client sets only In-Reply-To: the chain names the answer, not the question.
+    again = rec("r2", 3, {A}, mid="<b@far>", refs=("<a@d>",), subject="Re: Quote")
+    await store.index.add([asked, answered, again])
+    live = [await tid(store, a, n) for n in ("r1", "sent.1", "r2")]
+    assert len(set(live)) == 1
+    await store.index.clear()
+    # A rebuild over Dovecot reads INBOX, then Sent: the last answer comes before what links it.
+    await store.index.add([asked, again])
+    assert await tid(store, a, "r2") != await tid(store, a, "r1")  # two threads, for now
+    await store.index.add([answered])
+    assert [await tid(store, a, n) for n in ("r1", "sent.1", "r2")] == live  # merged under the live id
+    (thread,) = await store.index.threads(a, ALL, limit=5)
+    assert (thread.thread_id, thread.message_count) == (live[0], 3)

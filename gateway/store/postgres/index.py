@@ -10,9 +10,11 @@ from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
     ThreadInput,
+    merged_away,
     merged_participants,
     moved_grants,
     new_thread_id,
+    participants_of,
     pick_by_ref,
     pick_by_subject,
     thread_input,
@@ -307,6 +309,33 @@ class PostgresIndex:
         return ids, grants
 
 
+async def _merge_thread(conn: Connection, address: str, loser: str, winner: str) -> None:
+    """Fold `address`'s thread `loser` into `winner`: its messages, references, activity and people."""
+    cur = await conn.execute(
+        "DELETE FROM threads WHERE address = %s AND thread_id = %s RETURNING last_ts, last_seq, participants_json",
+        (address, loser),
+    )
+    row = await cur.fetchone()
+    await conn.execute(
+        "UPDATE grants SET thread_id = %s WHERE address = %s AND thread_id = %s", (winner, address, loser)
+    )
+    await conn.execute(
+        "UPDATE thread_refs SET thread_id = %s WHERE address = %s AND thread_id = %s", (winner, address, loser)
+    )
+    if row is None:
+        return
+    cur = await conn.execute(
+        "SELECT participants_json FROM threads WHERE address = %s AND thread_id = %s", (address, winner)
+    )
+    current = await cur.fetchone()
+    people = merged_participants(None if current is None else str(current[0]), participants_of(str(row[2])))
+    await conn.execute(
+        "UPDATE threads SET last_ts = greatest(last_ts, %s), last_seq = greatest(last_seq, %s),"
+        " participants_json = %s WHERE address = %s AND thread_id = %s",
+        (row[0], row[1], people, address, winner),
+    )
+
+
 async def _grant(conn: Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:
     """Grant copy `r` to `address` unless it already has the message (or saw it removed), placing it in a thread.
 
@@ -327,7 +356,11 @@ async def _grant(conn: Connection, address: str, r: CopyRecord, seq: int, item: 
         cur = await conn.execute(
             "SELECT ref, thread_id FROM thread_refs WHERE address = %s AND ref = ANY(%s)", (address, chain)
         )
-        thread_id = pick_by_ref(chain, {str(k): str(v) for k, v in await cur.fetchall()})
+        found = {str(k): str(v) for k, v in await cur.fetchall()}
+        thread_id = pick_by_ref(chain, found)
+        for loser in merged_away(chain, found, thread_id):
+            assert thread_id is not None
+            await _merge_thread(conn, address, loser, thread_id)
     if thread_id is None and item.by_subject:
         cur = await conn.execute(
             "SELECT thread_id, participants_json FROM threads WHERE address = %s AND subject_norm = %s"

@@ -11,9 +11,11 @@ from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
     ThreadInput,
+    merged_away,
     merged_participants,
     moved_grants,
     new_thread_id,
+    participants_of,
     pick_by_ref,
     pick_by_subject,
     thread_input,
@@ -340,6 +342,9 @@ def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item
             ).fetchall()
         )
         thread_id = pick_by_ref(item.chain, found)
+        for loser in merged_away(item.chain, found, thread_id):
+            assert thread_id is not None
+            _merge_thread(conn, address, loser, thread_id)
     if thread_id is None and item.by_subject:
         candidates = conn.execute(
             "SELECT thread_id, participants_json FROM idx.threads WHERE address = ? AND subject_norm = ?"
@@ -368,6 +373,28 @@ def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item
         " last_ts = max(last_ts, excluded.last_ts), last_seq = max(last_seq, excluded.last_seq),"
         " participants_json = excluded.participants_json",
         (address, thread_id, item.subject, item.subject_norm, r.received_ts, seq, people),
+    )
+
+
+def _merge_thread(conn: sqlite3.Connection, address: str, loser: str, winner: str) -> None:
+    """Fold `address`'s thread `loser` into `winner`: its messages, references, activity and people."""
+    row = conn.execute(
+        "DELETE FROM idx.threads WHERE address = ? AND thread_id = ? RETURNING last_ts, last_seq, participants_json",
+        (address, loser),
+    ).fetchone()
+    conn.execute("UPDATE idx.grants SET thread_id = ? WHERE address = ? AND thread_id = ?", (winner, address, loser))
+    conn.execute(
+        "UPDATE idx.thread_refs SET thread_id = ? WHERE address = ? AND thread_id = ?", (winner, address, loser)
+    )
+    if row is None:
+        return
+    (people,) = conn.execute(
+        "SELECT participants_json FROM idx.threads WHERE address = ? AND thread_id = ?", (address, winner)
+    ).fetchone() or (None,)
+    conn.execute(
+        "UPDATE idx.threads SET last_ts = max(last_ts, ?), last_seq = max(last_seq, ?), participants_json = ?"
+        " WHERE address = ? AND thread_id = ?",
+        (row[0], row[1], merged_participants(people, participants_of(str(row[2]))), address, winner),
     )
 
 

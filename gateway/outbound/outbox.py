@@ -57,7 +57,6 @@ class Submitted:
 
     copy_id: str | None
     message_id: str
-    message_key: str
     accepted: tuple[str, ...]
 
 
@@ -154,7 +153,7 @@ class Outbox:
             await self._store.outbox.record(entry.id)  # done here: the claim goes (the relay is the worker's)
         if remote:
             self._due.set()
-        return Submitted(copy_id, outgoing.message_id, entry.message_key, outgoing.recipients)
+        return Submitted(copy_id, outgoing.message_id, outgoing.recipients)
 
     async def _local_steps(self, entry: OutboxEntry) -> str | None:
         """Deliver the local copies, then keep the sent copy (what is not done yet), recording each
@@ -219,7 +218,7 @@ class Outbox:
         await self._local_steps(entry)
         states: list[DeliveryState] = []
         queued: list[str] = []
-        if entry.remote and entry.next_ts <= self._clock():
+        if entry.remote:  # claimed means due: its next_ts has come
             current = await self._store.outbox.deliveries(entry.identity_id, entry.message_key)
             queued = [s.address for s in current if s.status == "queued" and s.address in entry.remote]
         if not queued:

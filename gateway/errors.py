@@ -11,6 +11,7 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     ├── InvalidInput         invalid_request        400   malformed or invalid input
     │   ├── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
     │   ├── InvalidMail      invalid_mail           422   mail that cannot be built as asked (injection, bad address)
+    │   ├── InvalidQuery     invalid_query          400   a search query that cannot be read (points at the term)
     │   └── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
@@ -38,6 +39,7 @@ __all__ = [
     "InvalidInput",
     "InvalidMail",
     "InvalidName",
+    "InvalidQuery",
     "NotFound",
     "RecipientRefused",
     "SourceUnavailable",
@@ -79,6 +81,17 @@ class InvalidMail(InvalidInput):
     """Mail to send that cannot be built as asked: never a mangled message instead."""
 
     code = "invalid_mail"
+
+
+class InvalidQuery(InvalidInput):
+    """A search query that cannot be read; `term` and `position` point at what is wrong."""
+
+    code = "invalid_query"
+
+    def __init__(self, detail: str, *, term: str = "", position: int = 0) -> None:
+        super().__init__(detail)
+        self.term = term
+        self.position = position
 
 
 class RecipientRefused(InvalidInput):

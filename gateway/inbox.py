@@ -19,6 +19,7 @@ from typing import Final, Literal
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
 from gateway.mail.models import ParsedMessage
 from gateway.mail.parse import parse_message
+from gateway.mail.search import Node
 from gateway.memory import release_after_big
 from gateway.sources.base import MailSource
 from gateway.store import Cursor, Filters, Identity, Store, Summary, ThreadSummary
@@ -44,6 +45,8 @@ class ListQuery:
     sender: str | None = None
     subject: str | None = None
     direction: Literal["received", "sent", "all"] = "received"
+    query: Node | None = None
+    """A parsed `?q=` search (gateway.mail.search.parse_query)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,8 @@ class WaitQuery:
     after_id: str | None = None
     sender: str | None = None
     subject: str | None = None
+    query: Node | None = None
+    """A parsed `?q=` search: the wait returns only a message matching it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +157,7 @@ class Inbox:
             subject=query.subject or None,
             direction=query.direction,
             sent_since_ts=window.sent_since_ts,
+            query=query.query,
         )
         rows = await self._store.index.listing(identity, filters, limit=limit + 1, before=before, after=after)
         more = len(rows) > limit
@@ -161,13 +167,15 @@ class Inbox:
             return Page(rows, None, last)
         return Page(rows, last, None)
 
-    async def newer(self, identity: Identity, after_id: str | None, *, limit: int = MAX_PAGE) -> list[Summary]:
+    async def newer(
+        self, identity: Identity, after_id: str | None, *, limit: int = MAX_PAGE, query: Node | None = None
+    ) -> list[Summary]:
         """Up to `limit` of `identity`'s messages indexed after `after_id` (None: from the first),
-        oldest first: what an event stream delivers next, however many arrived at once."""
+        oldest first, matching `query` if given: what an event stream delivers next, however many arrived at once."""
         self._check_index()
         window = self.window(identity)
         after = FROM_START if after_id is None else await self._cursor(identity, after_id)
-        filters = Filters(window.since_ts, window.min_id)
+        filters = Filters(window.since_ts, window.min_id, query=query)
         return await self._store.index.listing(identity, filters, limit=min(max(limit, 1), MAX_PAGE), after=after)
 
     async def _cursor(
@@ -206,6 +214,7 @@ class Inbox:
             subject=query.subject or None,
             unseen=not query.include_seen,
             unclaimed=True,
+            query=query.query,
         )
         # Each lost race means another wait took (or read) a message, so this ends: with a
         # message, or with none left. Giving up early would sleep while mail is waiting.

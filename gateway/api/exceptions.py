@@ -27,6 +27,7 @@ from gateway.errors import (
     InvalidInput,
     InvalidMail,
     InvalidName,
+    InvalidQuery,
     NotFound,
     RecipientRefused,
     SourceUnavailable,
@@ -63,6 +64,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         GatewayError: 500,
         InvalidInput: 400,
         InvalidName: 422,  # well-formed JSON, but the name breaks the naming rules
+        InvalidQuery: 400,  # the detail names the term and where it stands
         InvalidMail: 422,  # well-formed JSON, but not a mail we will build (injection, bad address)
         RecipientRefused: 422,  # a recipient out of the identity's send scope, or no relay
         Unauthorized: 401,

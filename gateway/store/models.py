@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Final, Literal
 
 from gateway.mail.models import Code, Link
+from gateway.mail.search import Node, SearchFields
 from gateway.mail.threads import ThreadKeys
 
 __all__ = [
@@ -131,6 +132,8 @@ class CopyRecord:
     """`sent`: a copy in the Sent folder, granted only to the identity in its From."""
     thread: ThreadKeys | None = None
     """What threads it; None: a thread of its own (named after its message key), joined by nothing."""
+    search: SearchFields | None = None
+    """What `?q=` searches (see gateway/mail/search.py); None: only its summary fields are searched."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,3 +226,5 @@ class Filters:
     """Which copies: received mail (what waits and events read), the identity's sent copies, or both."""
     thread_id: str | None = None
     """Only the messages of this thread."""
+    query: Node | None = None
+    """Only messages matching this search (gateway.mail.search.matches is its meaning)."""

@@ -407,7 +407,7 @@ class _Parser:
         lexeme = self.take()
         if lexeme.kind == "not":
             following = self.peek()
-            if following is None or following.kind in ("rparen", "or", "and", "not"):
+            if following is None or following.kind in ("rparen", "or", "and"):
                 raise _error("- must stand right before a term", term=lexeme.text, position=lexeme.position)
             return Not(self.unary(depth))
         if lexeme.kind == "lparen":

@@ -45,10 +45,13 @@ __all__ = [
     "SearchFields",
     "Term",
     "address_keys",
+    "counts_as_attachment",
     "fold",
     "matches",
     "parse_query",
+    "phrase_needle",
     "search_fields",
+    "terms",
 ]
 
 MAX_QUERY_CHARS: Final = 1000

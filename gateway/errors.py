@@ -11,7 +11,8 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     ├── InvalidInput         invalid_request        400   malformed or invalid input
     │   ├── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
     │   ├── InvalidMail      invalid_mail           422   mail that cannot be built as asked (injection, bad address)
-    │   └── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
+    │   ├── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
+    │   └── NotText          not_text               422   the text of an attachment that is not text
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
     ├── NotFound             not_found              404   no such identity, message or token
@@ -39,6 +40,7 @@ __all__ = [
     "InvalidMail",
     "InvalidName",
     "NotFound",
+    "NotText",
     "RecipientRefused",
     "SourceUnavailable",
     "StoreError",
@@ -90,6 +92,12 @@ class RecipientRefused(InvalidInput):
         super().__init__(detail)
         self.refused = refused
         """(address, reason) of every refused recipient."""
+
+
+class NotText(InvalidInput):
+    """The text of an attachment asked for, and it is not text (a PDF, an image): download it instead."""
+
+    code = "not_text"
 
 
 class Unauthorized(GatewayError):

@@ -28,6 +28,7 @@ from gateway.errors import (
     InvalidMail,
     InvalidName,
     NotFound,
+    NotText,
     RecipientRefused,
     SourceUnavailable,
     StoreError,
@@ -65,6 +66,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         InvalidName: 422,  # well-formed JSON, but the name breaks the naming rules
         InvalidMail: 422,  # well-formed JSON, but not a mail we will build (injection, bad address)
         RecipientRefused: 422,  # a recipient out of the identity's send scope, or no relay
+        NotText: 422,  # well-formed, but the attachment has no text to give: it is downloaded instead
         Unauthorized: 401,
         Forbidden: 403,
         NotFound: 404,

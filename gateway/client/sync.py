@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import time
 import os
+import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path

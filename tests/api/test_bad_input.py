@@ -310,6 +310,21 @@ async def test_a_search_that_cannot_be_read_is_400_naming_the_term(
 
 
 @pytest.mark.parametrize("route", SEARCH_ROUTES)
+@pytest.mark.parametrize("name", ["q", "from", "subject", "limit", "since", "am_" + "x" * 30])
+async def test_a_query_parameter_given_twice_is_400_not_half_read(
+    gateway: RunningGateway, route: str, name: str
+) -> None:
+    """`?q=a&q=b` would otherwise be read as one of them, silently: a search half of what was sent."""
+    address, _ = await target(gateway)
+    values = {"since": ["2026-01-01T00:00:00Z"] * 2, "limit": ["1", "2"]}.get(name, ["Hi", "receipt"])
+    params = [(name, v) for v in values] + ([("timeout", "0")] if route == "/wait" else [])
+    body = assert_error(await gateway.http.get(f"/v1/identities/{address}{route}", params=params), 400)
+    assert "given 2 times" in body["detail"], body
+    assert ("`" + name + "`" in body["detail"]) == (len(name) < 16), body  # a token-like name is never echoed
+    assert gateway.gw.hub.count == 0
+
+
+@pytest.mark.parametrize("route", SEARCH_ROUTES)
 async def test_a_search_over_1000_characters_is_400(gateway: RunningGateway, route: str) -> None:
     address, _ = await target(gateway)
     params: dict[str, Any] = {"q": "a" * 1001, **({"timeout": 0} if route == "/wait" else {})}

@@ -378,7 +378,7 @@ async def test_a_copy_without_search_fields_matches_no_positive_term(planned: St
 # --- the property: the store's search is the reference filter, per identity -------------------
 
 WORDS = ["alpha", "beta", "gamma", "alphabet", "验", "证", "码", "東", "京", "ß", "x1"]
-KEYS = ["bob@x.test", "bigbob@x.test", "@x.test", "@sub.x.test", "eve@x.test.evil", "@x.test.evil"]
+KEYS = ["bob@x.test", "bigbob@x.test", "@x.test", "@x.test.evil"]  # each a substring of another
 PEOPLE = ("a", "b", "c")
 
 words_st = st.lists(st.sampled_from(WORDS), max_size=6).map(lambda ws: fold(" ".join(ws)))

@@ -450,3 +450,53 @@ def test_attachment_content_never_raises(raw: bytes, attachment_id: str) -> None
 
 def test_quote_round_trip_helper() -> None:  # the percent-encoding the header uses is RFC 8187's
     assert quote("a b", safe="!#$&+-.^_`|~") == "a%20b"
+
+
+# --- bounded time on hostile input --------------------------------------------------------
+
+
+def _many_attached_messages() -> bytes:
+    """Thousands of attached messages, each among lines that look almost like delimiters."""
+    part = (
+        b"--b\r\nContent-Type: message/rfc822\r\nContent-Disposition: attachment\r\n\r\n"
+        b"Subject: s\r\n\r\nx--b\r\n--b \r\n--bb\r\n"
+    )
+    return b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n' + part * 5000 + b"--b--\r\n"
+
+
+def _near_delimiters() -> bytes:
+    """One attached message inside a megabyte of near-delimiters, at the end of its multipart."""
+    junk = b"x--b\r\n--bx\r\n--b-\r\n" * 50_000
+    return (
+        b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n'
+        + junk
+        + b"\r\n--b\r\nContent-Type: message/rfc822; name=m.eml\r\n\r\nSubject: s\r\n\r\nhi\r\n--b--\r\n"
+    )
+
+
+def _deep_chain() -> bytes:
+    """Ten nested multiparts, an attached message at each level, a megabyte at the bottom."""
+    inner = b"Subject: deep\r\n\r\n" + b"y" * 100_000 + b"\r\n"
+    body = b"--z9\r\nContent-Type: message/rfc822; name=a.eml\r\n\r\n" + inner + b"--z9--\r\n"
+    for i in range(8, -1, -1):
+        body = (
+            f"--z{i}\r\nContent-Type: multipart/mixed; boundary=z{i + 1}\r\n\r\n".encode()
+            + body
+            + f"\r\n--z{i}\r\nContent-Type: message/rfc822; name=b.eml\r\n\r\n".encode()
+            + inner
+            + f"--z{i}--\r\n".encode()
+        )
+    return b"Content-Type: multipart/mixed; boundary=z0\r\n\r\n" + body
+
+
+@pytest.mark.timeout(5)
+@pytest.mark.parametrize("build", [_many_attached_messages, _near_delimiters, _deep_chain])
+def test_locating_attached_messages_is_bounded(build: object) -> None:
+    assert callable(build)
+    raw = build()
+    assert isinstance(raw, bytes)
+    parsed = parse_message(raw)
+    assert parsed.attachments
+    last = parsed.attachments[-1]
+    found = attachment_content(raw, last.attachment_id)
+    assert found is not None and sha(found.data) == last.sha256 != ""

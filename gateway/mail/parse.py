@@ -15,6 +15,7 @@ import binascii
 import dataclasses
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.feedparser import BytesFeedParser
@@ -667,33 +668,53 @@ class _Seen:
     A part is located by following its path from the root: a multipart's body is split at its
     boundary's delimiter lines as the stdlib parser splits it (RFC 2046 section 5.1.1: the line
     break before a delimiter belongs to the delimiter), and a part's body starts after the
-    empty line that ends its fields. Each level costs one pass over its parent's span.
+    empty line that ends its fields. Each multipart is split once and each part's body found
+    once (both are remembered), so however many attached messages there are, the work stays
+    within one pass over the body per nesting level.
     """
 
     raw: bytes
     root: Message
     start: int
     end: int
+    spans: dict[tuple[int, ...], tuple[int, int] | None] = field(default_factory=dict)
+    """Body span of the part at each path looked up so far (None: not found)."""
+    splits: dict[tuple[int, ...], list[tuple[int, int]]] = field(default_factory=dict)
+    """The part spans of each multipart split so far, by its path."""
+    children: dict[tuple[int, ...], list[Message]] = field(default_factory=dict)
+    """The sub-parts of each part on a path looked up so far."""
 
     def body_of(self, path: tuple[int, ...]) -> bytes | None:
         """The raw (still transfer-encoded) body of the part at ``path``, or None when not found."""
-        node, lo, hi = self.root, self.start, self.end
-        for index in path:
-            children = _children(node)
-            if children is None or index >= len(children):
+        node, span = self.root, (self.start, self.end)
+        for depth, index in enumerate(path):
+            there = path[:depth]
+            if there not in self.children:  # listed once: a part may have thousands
+                self.children[there] = _children(node) or []
+            children = self.children[there]
+            if index >= len(children):
                 return None
-            if _content_type(node).startswith("message/"):
-                if index != 0:
-                    return None
-                lo, hi = _entity_body(self.raw, lo, hi)  # the embedded message is the whole body
-            else:
-                boundary = _boundary(node)
-                span = None if boundary is None else _nth_part(self.raw, lo, hi, boundary, index)
-                if span is None:
-                    return None
-                lo, hi = _entity_body(self.raw, *span)
-            node = children[index]
-        return self.raw[lo:hi]
+            here = path[: depth + 1]
+            if here not in self.spans:
+                self.spans[here] = self._child_body(node, path[:depth], span, index)
+            found = self.spans[here]
+            if found is None:
+                return None
+            node, span = children[index], found
+        return self.raw[span[0] : span[1]]
+
+    def _child_body(
+        self, node: Message, path: tuple[int, ...], span: tuple[int, int], index: int
+    ) -> tuple[int, int] | None:
+        """The body span of child ``index`` of ``node`` (at ``path``, its own body at ``span``)."""
+        if _content_type(node).startswith("message/"):
+            # The embedded message is the whole body: its body follows its fields.
+            return _entity_body(self.raw, *span) if index == 0 else None
+        parts = self.splits.get(path)
+        if parts is None:
+            boundary = _boundary(node)
+            parts = self.splits[path] = [] if boundary is None else _split(self.raw, *span, boundary)
+        return _entity_body(self.raw, *parts[index]) if index < len(parts) else None
 
 
 def _entity_body(raw: bytes, lo: int, hi: int) -> tuple[int, int]:
@@ -706,41 +727,37 @@ def _entity_body(raw: bytes, lo: int, hi: int) -> tuple[int, int]:
     return (hi, hi) if found is None else (found.end(), hi)
 
 
-def _nth_part(raw: bytes, lo: int, hi: int, boundary: bytes, index: int) -> tuple[int, int] | None:
-    """The span of part ``index`` (from 0) of the multipart body ``raw[lo:hi]``, or None."""
-    delimiter = b"--" + boundary
-    position = lo
-    part_start = -1  # where the part being read starts; -1 in the preamble
-    number = -1
-    while True:
-        at = raw.find(delimiter, position, hi)
-        if at < 0:
-            break
-        position = at + len(delimiter)
-        if at > lo and raw[at - 1] not in b"\r\n":
-            continue  # not at the start of a line
-        after = position
-        closing = after + 2 <= hi and raw.startswith(b"--", after)
+def _split(raw: bytes, lo: int, hi: int, boundary: bytes) -> list[tuple[int, int]]:
+    """The spans of the parts of the multipart body ``raw[lo:hi]`` (at most MAX_MIME_PARTS + 1).
+
+    A delimiter line is ``--boundary``, ``--`` more on the closing one, then only spaces or tabs
+    (the stdlib parser's rule). The regular expressions find only whole delimiter lines, so
+    Python looks at each real delimiter once, and there are no more of them than parts the
+    parser was allowed to make.
+    """
+    delimiter = b"--" + re.escape(boundary) + rb"(--)?[ \t]*(?=\r\n|\r|\n|\Z)"
+    parts: list[tuple[int, int]] = []
+    start = -1  # where the part being read starts; -1 in the preamble
+    for line_start, line_end, closing in _delimiters(raw, lo, hi, delimiter):
+        if start >= 0:
+            parts.append((start, max(start, line_start)))
+            if len(parts) > MAX_MIME_PARTS:
+                return parts
         if closing:
-            after += 2
-        while after < hi and raw[after] in b" \t":
-            after += 1
-        if after < hi and raw[after] not in b"\r\n":
-            continue  # "--boundary" followed by more: not a delimiter line
-        if number >= 0:
-            end = at
-            if raw.startswith(b"\r\n", end - 2) and end - 2 >= part_start:
-                end -= 2
-            elif end - 1 >= part_start and raw[end - 1] in b"\r\n":
-                end -= 1
-            if number == index:
-                return part_start, end
-        if closing:
-            return None
-        after += 2 if raw.startswith(b"\r\n", after) else 1 if after < hi else 0
-        part_start, position = after, after
-        number += 1
-    return (part_start, hi) if number == index else None
+            return parts  # what follows is the epilogue
+        start = line_end + (2 if raw.startswith(b"\r\n", line_end) else 1 if line_end < hi else 0)
+    if start >= 0:
+        parts.append((start, hi))  # no closing delimiter: the last part runs to the end
+    return parts
+
+
+def _delimiters(raw: bytes, lo: int, hi: int, delimiter: bytes) -> Iterator[tuple[int, int, bool]]:
+    """(start of the line break before it, end of the delimiter, closing) of each delimiter line."""
+    first = re.compile(delimiter).match(raw, lo, hi)  # the body's first line has no line break before it
+    if first is not None:
+        yield lo, first.end(), first[1] is not None
+    for line in re.compile(rb"(?:\r\n|\r|\n)" + delimiter).finditer(raw, lo, hi):
+        yield line.start(), line.end(), line[1] is not None
 
 
 # Every accessor below guards its own stdlib call: the legacy MIME API raises a wide,

@@ -36,7 +36,7 @@ from gateway.mail.search import (
 from gateway.sources.base import StoredMessage
 from gateway.store import CopyRecord, Cursor, Filters, Identity, Store
 from gateway.store.sqlite.index import _FTS_WORD, SqliteIndex, fts_query
-from gateway.sync import build_record
+from gateway.sync import _build, build_record
 from tests.store.conftest import DOMAIN, Clock
 
 A, B, C = f"a@{DOMAIN}", f"b@{DOMAIN}", f"c@{DOMAIN}"
@@ -505,3 +505,33 @@ def test_the_characters_taken_for_surely_kept_are_kept_by_the_tokenizer() -> Non
 )
 def test_the_fts_prefilter_takes_positive_text_terms_at_the_top(text: str, expected: str | None) -> None:
     assert fts_query(parse_query(text).root) == expected
+
+
+def test_the_sync_indexes_the_rendered_html_and_folds_a_message_once_for_its_copies() -> None:
+    msg = EmailMessage()
+    msg["From"] = "Shop <no-reply@shop.example>"
+    msg["To"] = A
+    msg["Subject"] = "Ihre Bestätigung"
+    msg["Message-ID"] = "<once@mail.test>"
+    fullwidth = "\uff21\uff22\uff23"  # "ABC" in fullwidth letters
+    msg.set_content(
+        f"<div style='display:none'>hidden preheader</div><p>Code&nbsp;<b>{fullwidth}</b> 東京</p>", subtype="html"
+    )
+    first = b"Received: from one\r\n" + bytes(msg)
+    second = b"Received: from two\r\n" + bytes(msg)  # another delivery of the same message
+    msg.replace_header("To", B)
+    third = b"Received: from three\r\n" + bytes(msg)  # same body, other recipients
+    records, shared = [], None
+    for n, raw in enumerate((first, second, third)):
+        record, shared = _build(
+            StoredMessage(f"c{n}", T0, raw, len(raw)), catchall=CATCHALL, max_bytes=10**6, shared=shared
+        )
+        records.append(record)
+    fields = records[0].search
+    assert fields is not None
+    # What a reader sees of the HTML, folded: entities decoded, hidden parts left out, width folded.
+    assert fields.text == " ihre bestätigung \n code abc 東 京 "
+    assert fields.from_keys == ("no-reply@shop.example", "@shop.example")
+    assert records[1].search is fields  # folded once for both deliveries
+    assert records[2].search is not None and records[2].search.to_keys == (B, f"@{DOMAIN}")
+    assert records[2].search.text == fields.text

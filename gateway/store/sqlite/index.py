@@ -12,7 +12,8 @@ CJK, kana and hangul character a word of its own, so a Chinese or Japanese word 
 of characters and a two-character word (验证, 東京) is found; trigram cannot find a term
 under three characters without a full scan. And rebuild speed decides (issue 20 wants 5,000
 messages a second): measured here with 2 KB texts, trigram took ~600 inserts/s and 13.6 MB per
-1,000 messages, unicode61 ~7,700/s and 5.4 MB.
+1,000 messages, unicode61 ~7,700/s and 5.4 MB (again with 300-word texts on a loaded 2-core
+machine, 16 a transaction as the sync writes them: ~1,400/s and 2.9 MB).
 
 A search is always driven by the identity's grants (`grants_listing`), so its cost follows
 that identity's mail, not the catch-all's: each of its rows is tested exactly. When the
@@ -20,9 +21,13 @@ identity has more than `scan_limit` grants, the positive text terms ANDed at the
 query also become an FTS5 pre-filter (`+c.seq IN (SELECT rowid ... MATCH ...)`: evaluated
 once, its `+` keeps it from driving the query). The same tokenizer reads both sides, so
 what a needle finds as a substring the phrase finds too: the pre-filter only drops rows the
-exact test would drop. Measured on 100k copies and 1,000 per identity: the exact scan costs
-2-12 ms; the pre-filter 0.06-11 ms (more for words common in the catch-all). A MATCH per row
-(rowid equality) costs 30-4,000 ms and is never used.
+exact test would drop. A MATCH per row (rowid equality) costs 30-4,000 ms and is never used.
+
+SCAN_LIMIT by measurement (100k copies of ~2 KB, Zipf words, a loaded 2-core machine; page of
+50): the scan costs 2-60 ms at 1,000 grants, 5-260 ms at 5,000, 12-780 ms at 20,000 (a rare
+word reads every row); the pre-filter 7-190 ms whatever the identity (it reads the word's
+postings across the catch-all: cheap for rare words, ~100 ms for a word in every message or a
+short prefix). Worst cases meet near 5,000 grants.
 """
 
 from __future__ import annotations
@@ -55,11 +60,11 @@ from gateway.store.sqlite.database import Database, transaction
 __all__ = ["SCAN_LIMIT", "SqliteIndex", "fts_query"]
 
 _CHUNK: Final = 500  # ids per IN (...) list: well under SQLite's variable limit
-SCAN_LIMIT: Final = 2000
+SCAN_LIMIT: Final = 5000
 """Grants of an identity its searches test row by row alone; beyond, text terms pre-filter with FTS5.
 
-Below this the scan (a few ms) costs no more than the FTS5 lookup, whose cost grows with the
-catch-all's mail rather than the identity's."""
+Below this the scan costs no more than the FTS5 lookup, whose cost grows with the catch-all's
+mail rather than the identity's (see the module docstring)."""
 # Characters SQLite's unicode61 tokenizer (Unicode 6.1 tables) surely reads as part of a word,
 # in their folded forms: ASCII, Latin-1 and Latin Extended-A, Greek, Cyrillic, kana, the CJK
 # ideographs of Unicode 1.1, hangul syllables. A phrase holding none of them may tokenize to

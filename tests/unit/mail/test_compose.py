@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from gateway import wire
 from gateway.errors import TooLarge
 from gateway.mail import compose as compose_module
+from gateway.mail.attachments import safe_filename
 from gateway.mail.compose import (
     MAX_EXTRA_HEADERS,
     MAX_RECIPIENTS,
@@ -33,7 +34,6 @@ from gateway.mail.compose import (
     reply_subject,
 )
 from gateway.mail.keys import message_key
-from gateway.mail.attachments import safe_filename
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import GRANTING_HEADERS
 from gateway.mail.threads import MAX_REFERENCES, normalize_subject

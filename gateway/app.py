@@ -23,6 +23,7 @@ from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
+from gateway.api.controllers.attachments import AttachmentController
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.sending import SendController
@@ -33,6 +34,7 @@ from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.api.hangups import client_gone_mid_body
 from gateway.api.openapi import openapi_config
+from gateway.api.queries import one_value_each
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
@@ -104,7 +106,15 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         else:
             source = LocalSource(settings.data_dir / "maildir")
     sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
-    inbox = Inbox(store, source, max_bytes=settings.max_message_bytes, rebuilding=lambda: sync.rebuilding)
+    inbox = Inbox(
+        store,
+        source,
+        max_bytes=settings.max_message_bytes,
+        rebuilding=lambda: sync.rebuilding,
+        max_attachments=settings.max_attachments,
+        max_attachment_bytes=settings.attachment_limit,
+        attachment_text_chars=settings.attachment_text_chars,
+    )
     retention = Retention(source, store, days=settings.retention_days, index_ready=lambda: sync.caught_up)
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
     # Sent copies wake nobody: waits and event streams are for mail that arrives.
@@ -166,6 +176,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         route_handlers=[
             IdentityController,
             MessageController,
+            AttachmentController,
             ThreadController,
             WaitController,
             TokenController,
@@ -185,6 +196,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         },
         middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
         exception_handlers=with_ui_pages(EXCEPTION_HANDLERS),  # /ui errors are HTML pages
+        before_request=one_value_each,  # `?q=a&q=b` is a 400, not half a search
         before_send=[security_headers],  # CSP & co. on every /ui response, errors and 404s included
         lifespan=[lifespan],
         request_max_body_size=MAX_REQUEST_BYTES,

@@ -133,7 +133,8 @@ class CopyRecord:
     thread: ThreadKeys | None = None
     """What threads it; None: a thread of its own (named after its message key), joined by nothing."""
     search: SearchFields | None = None
-    """What `?q=` searches (see gateway/mail/search.py); None: only its summary fields are searched."""
+    """What `?q=` searches (see gateway/mail/search.py); None: empty fields, so it matches no word,
+    subject, file name or address term (the sync always fills it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,12 +184,14 @@ async def test_full_message_shape(gateway: RunningGateway) -> None:
     (summary,) = (await gateway.messages(address, token))["messages"]
     async with gateway.client(token) as client:
         full = (await client.get(f"/v1/identities/{address}/messages/{summary['id']}")).json()
-    assert set(full) == set(summary) | {"headers", "text", "html", "attachments", "truncated", "delivery"}
+    assert set(full) == set(summary) | {
+        *("headers", "text", "html", "attachments", "truncated", "delivery", "attachments_truncated")
+    }
     assert full["delivery"] == []  # received mail: only sent mail has recipients to report on
     assert "482913" in full["text"]
     assert html in full["html"]  # raw HTML for agents
     assert {"name": "Subject", "value": "Both parts"} in full["headers"]
-    assert full["attachments"] == []
+    assert full["attachments"] == [] and full["attachments_truncated"] is False
     assert full["truncated"] is False
 
 

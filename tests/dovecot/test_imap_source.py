@@ -6,7 +6,10 @@ Every test leaves the session's stack running as it found it (Dovecot restarted 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import os
 import smtplib
 import threading
 from collections import Counter
@@ -429,3 +432,33 @@ async def test_postfix_restarted_under_load_loses_nothing(gateway: RunningGatewa
             mailstack.start_postfix()
 
     await _restart_under_load(gateway, mailstack, restart)
+
+
+async def test_an_attachment_downloads_byte_for_byte_from_dovecot_under_its_imap_section(
+    gateway: RunningGateway, mailstack: MailStack
+) -> None:
+    # Too big for the source's cache of recent copies: the download reads Dovecot itself, and the
+    # attachment's id is the section number Dovecot's own BODY[2] fetch names.
+    address, token = await gateway.create_identity("files")
+    blob = os.urandom(RECENT_BYTES // 8 + 4096)
+    msg = make_message(to=address, subject="big file")
+    msg.add_attachment(blob, maintype="application", subtype="pdf", filename="scan.pdf")
+    await gateway.send(msg, [address])
+    (copy_id,) = await gateway.mailbox_ids()
+
+    def section_2() -> bytes:
+        with mailstack.imap() as client:
+            client.select_folder("INBOX", readonly=True)
+            uid = int(copy_id.split(".")[1])
+            return bytes(client.fetch([uid], [b"BODY.PEEK[2]"])[uid][b"BODY[2]"])
+
+    async with gateway.client(token) as client:
+        message = (await client.get(f"/v1/identities/{address}/messages/{copy_id}")).json()
+        (listed,) = message["attachments"]
+        assert (listed["attachment_id"], listed["filename"], listed["size"]) == ("2", "scan.pdf", len(blob))
+        assert listed["sha256"] == hashlib.sha256(blob).hexdigest()
+        response = await client.get(f"/v1/identities/{address}/messages/{copy_id}/attachments/2")
+    assert response.status_code == 200
+    assert response.content == blob == base64.b64decode(await asyncio.to_thread(section_2))
+    assert response.headers["content-type"] == "application/octet-stream"
+    assert response.headers["content-disposition"] == "attachment; filename=\"scan.pdf\"; filename*=UTF-8''scan.pdf"

@@ -31,6 +31,8 @@ TOOLS = {
     "forward_message",
     "list_threads",
     "get_thread",
+    "search_messages",
+    "get_attachment",
 }
 CONTENT_TOOLS = {
     "list_messages",
@@ -39,6 +41,8 @@ CONTENT_TOOLS = {
     "get_verification_code",
     "list_threads",
     "get_thread",
+    "search_messages",
+    "get_attachment",
 }
 
 
@@ -96,6 +100,14 @@ async def test_lists_every_tool_with_description_and_schemas(mcp_env: McpEnv) ->
     assert tools["get_message"].input_schema["properties"]["format"]["enum"] == ["text", "html"]
     assert tools["list_messages"].annotations.read_only_hint is True
     assert tools["delete_message"].annotations.destructive_hint is True
+    # The query language is taught where a query is taken: the tool and its parameter.
+    search = tools["search_messages"]
+    for taught in ("from:/to:", "@domain", "has:attachment|code|link", "is:seen|unseen", "before:/after:", "OR"):
+        assert taught in search.description and taught in search.input_schema["properties"]["query"]["description"]
+    assert search.input_schema["properties"]["query"]["maxLength"] == 1000
+    assert search.annotations is not None and search.annotations.read_only_hint is True
+    assert set(tools["get_attachment"].input_schema["properties"]) == {"address", "message_id", "attachment_id"}
+    assert "binary content is not returned" in tools["get_attachment"].description
 
 
 async def test_wait_for_message_returns_the_mail_with_its_code(mcp_env: McpEnv) -> None:

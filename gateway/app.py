@@ -23,6 +23,7 @@ from gateway import __version__
 from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
+from gateway.api.controllers.attachments import AttachmentController
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.sending import SendController
@@ -104,7 +105,15 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         else:
             source = LocalSource(settings.data_dir / "maildir")
     sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
-    inbox = Inbox(store, source, max_bytes=settings.max_message_bytes, rebuilding=lambda: sync.rebuilding)
+    inbox = Inbox(
+        store,
+        source,
+        max_bytes=settings.max_message_bytes,
+        rebuilding=lambda: sync.rebuilding,
+        max_attachments=settings.max_attachments,
+        max_attachment_bytes=settings.attachment_limit,
+        attachment_text_chars=settings.attachment_text_chars,
+    )
     retention = Retention(source, store, days=settings.retention_days, index_ready=lambda: sync.caught_up)
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
     # Sent copies wake nobody: waits and event streams are for mail that arrives.
@@ -166,6 +175,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         route_handlers=[
             IdentityController,
             MessageController,
+            AttachmentController,
             ThreadController,
             WaitController,
             TokenController,

@@ -159,6 +159,21 @@ class Settings:
     max_message_bytes: int = field(
         default=25 * 1024 * 1024, metadata=_doc("Largest message accepted over SMTP, in bytes (larger: 552).")
     )
+    max_attachments: int = field(
+        default=100,
+        metadata=_doc(
+            "Attachments listed per message (GET …/messages/{id}); past it the listing ends with"
+            " attachments_truncated true (each one is still downloadable by its id)."
+        ),
+    )
+    max_attachment_bytes: int = field(
+        default=0,
+        metadata=_doc("Largest attachment a download serves, in bytes (larger: 413); 0: the message size limit."),
+    )
+    attachment_text_chars: int = field(
+        default=200_000,
+        metadata=_doc("Characters of an attachment's text GET …/attachments/{id}/text returns (the rest: truncated)."),
+    )
     relay_url: Secret | None = field(
         default=None,
         metadata=_doc(
@@ -241,6 +256,11 @@ class Settings:
     def catchall(self) -> str:
         """The catch-all address, lowercased, with its default filled in."""
         return (self.catchall_address or f"catchall@{self.domain}").lower()
+
+    @property
+    def attachment_limit(self) -> int:
+        """The largest attachment a download serves: `max_attachment_bytes`, or the message size limit."""
+        return self.max_attachment_bytes or self.max_message_bytes
 
     @property
     def push_address(self) -> tuple[str, int] | None:
@@ -341,7 +361,11 @@ def _validate(s: Settings) -> None:
             raise bad(name, port, "a port is 0..65535")
     if s.max_message_bytes < 1024:
         raise bad("max_message_bytes", s.max_message_bytes, "must be at least 1024")
+    if s.max_attachment_bytes < 0:
+        raise bad("max_attachment_bytes", s.max_attachment_bytes, "must not be negative (0: the message size limit)")
     for name in (
+        "max_attachments",
+        "attachment_text_chars",
         "wait_max_per_address",
         "wait_max_total",
         "http_max_connections",

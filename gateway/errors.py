@@ -12,7 +12,8 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     │   ├── InvalidName      invalid_local_part     422   a local part that is malformed or reserved
     │   ├── InvalidMail      invalid_mail           422   mail that cannot be built as asked (injection, bad address)
     │   ├── InvalidQuery     invalid_query          400   a search query that cannot be read (points at the term)
-    │   └── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
+    │   ├── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
+    │   └── NotText          not_text               422   the text of an attachment that is not text
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
     ├── NotFound             not_found              404   no such identity, message or token
@@ -41,6 +42,7 @@ __all__ = [
     "InvalidName",
     "InvalidQuery",
     "NotFound",
+    "NotText",
     "RecipientRefused",
     "SourceUnavailable",
     "StoreError",
@@ -103,6 +105,12 @@ class RecipientRefused(InvalidInput):
         super().__init__(detail)
         self.refused = refused
         """(address, reason) of every refused recipient."""
+
+
+class NotText(InvalidInput):
+    """The text of an attachment asked for, and it is not text (a PDF, an image): download it instead."""
+
+    code = "not_text"
 
 
 class Unauthorized(GatewayError):

@@ -16,16 +16,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final, Literal
 
-from gateway.errors import IndexRebuilding, InvalidInput, NotFound, SourceUnavailable
-from gateway.mail.models import ParsedMessage
-from gateway.mail.parse import parse_message
+from gateway.errors import IndexRebuilding, InvalidInput, NotFound, NotText, SourceUnavailable, TooLarge
+from gateway.mail.attachments import attachment_text, is_text_like
+from gateway.mail.models import Attachment, ParsedMessage
+from gateway.mail.parse import AttachmentContent, attachment_content, parse_message
 from gateway.mail.search import Node
 from gateway.memory import release_after_big
 from gateway.sources.base import MailSource
 from gateway.store import Cursor, Filters, Identity, Store, Summary, ThreadSummary
 from gateway.store.outbox import DeliveryState
 
-__all__ = ["FullMessage", "Inbox", "ListQuery", "Page", "WaitQuery", "Window"]
+__all__ = ["AttachmentText", "FullMessage", "Inbox", "ListQuery", "Page", "WaitQuery", "Window"]
 
 MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
@@ -97,18 +98,40 @@ class FullMessage:
     parsed: ParsedMessage
     deliveries: tuple[DeliveryState, ...] = ()
     """For mail the identity sent: where each recipient stands."""
+    attachments_truncated: bool = False
+    """`parsed.attachments` holds only the first of more (the gateway's listing cap)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentText:
+    """The text of one text-like attachment, at most the gateway's cap."""
+
+    attachment: Attachment
+    text: str
+    truncated: bool
 
 
 class Inbox:
     """Read and change what identities see; the API's one entry point into the mail."""
 
     def __init__(
-        self, store: Store, source: MailSource, *, max_bytes: int, rebuilding: Callable[[], bool] = lambda: False
+        self,
+        store: Store,
+        source: MailSource,
+        *,
+        max_bytes: int,
+        rebuilding: Callable[[], bool] = lambda: False,
+        max_attachments: int = 100,
+        max_attachment_bytes: int | None = None,
+        attachment_text_chars: int = 200_000,
     ) -> None:
         self._store = store
         self._source = source
         self._max_bytes = max_bytes
         self._rebuilding = rebuilding
+        self._max_attachments = max_attachments
+        self._max_attachment_bytes = max_bytes if max_attachment_bytes is None else max_attachment_bytes
+        self._attachment_text_chars = attachment_text_chars
 
     def _check_index(self) -> None:
         """Mail is read from the index: while it is rebuilt it would answer wrong, so it answers 503."""
@@ -250,7 +273,14 @@ class Inbox:
     async def read_claimed(self, identity: Identity, summary: Summary) -> FullMessage:
         """The full message for a claimed summary, without touching its seen mark."""
         raw = await self.raw(identity, summary.id, summary=summary)
-        return FullMessage(summary, await self._parse(raw))
+        return self._full(summary, await self._parse(raw))
+
+    def _full(self, summary: Summary, parsed: ParsedMessage, deliveries: tuple[DeliveryState, ...] = ()) -> FullMessage:
+        """The message as read, its attachments cut to the listing cap."""
+        more = len(parsed.attachments) > self._max_attachments
+        if more:
+            parsed = dataclasses.replace(parsed, attachments=parsed.attachments[: self._max_attachments])
+        return FullMessage(summary, parsed, deliveries, attachments_truncated=more)
 
     async def _parse(self, raw: bytes) -> ParsedMessage:
         if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
@@ -284,7 +314,52 @@ class Inbox:
         deliveries: tuple[DeliveryState, ...] = ()
         if summary.direction == "sent":
             deliveries = tuple(await self._store.outbox.deliveries(identity.id, summary.message_key))
-        return FullMessage(summary, parsed, deliveries)
+        return self._full(summary, parsed, deliveries)
+
+    # --- attachments ------------------------------------------------------------------
+
+    async def attachment(self, identity: Identity, message_id: str, attachment_id: str) -> AttachmentContent:
+        """One attachment's bytes as a download serves them; marks nothing seen.
+
+        NotFound for a message `identity` may not see or an id the message does not list;
+        TooLarge past the download cap.
+        """
+        found = await self._attachment(identity, message_id, attachment_id)
+        if found.attachment.size > self._max_attachment_bytes:
+            raise TooLarge(
+                f"the attachment has {found.attachment.size} bytes, over this gateway's download limit of"
+                f" {self._max_attachment_bytes} (AGENTMAIL_MAX_ATTACHMENT_BYTES); the raw message holds it"
+            )
+        return found
+
+    async def attachment_text(self, identity: Identity, message_id: str, attachment_id: str) -> AttachmentText:
+        """The text of a text-like attachment, capped; NotText for any other (a PDF, an image)."""
+        found = await self._attachment(identity, message_id, attachment_id)
+        attachment = found.attachment
+        if not is_text_like(attachment.content_type, attachment.filename):
+            raise NotText(
+                f"the attachment is {attachment.content_type}, not text: download it from"
+                " …/attachments/{attachment_id} instead"
+            )
+        text, truncated = attachment_text(found.data, found.charset, self._attachment_text_chars)
+        return AttachmentText(attachment, text, truncated)
+
+    def _attachment_big(self, raw: bytes, attachment_id: str) -> AttachmentContent | None:
+        found = attachment_content(raw, attachment_id, max_bytes=self._max_bytes)
+        release_after_big(len(raw))
+        return found
+
+    async def _attachment(self, identity: Identity, message_id: str, attachment_id: str) -> AttachmentContent:
+        summary = await self.summary(identity, message_id)
+        raw = await self.raw(identity, message_id, summary=summary)
+        # The listing's bounds, so the ids are the ones the listing shows.
+        if len(raw) > INLINE_PARSE_BYTES:  # a big message: parse off the event loop
+            found = await asyncio.to_thread(self._attachment_big, raw, attachment_id)
+        else:
+            found = attachment_content(raw, attachment_id, max_bytes=self._max_bytes)
+        if found is None:
+            raise NotFound("no such attachment in this message (the message's `attachments` list their ids)")
+        return found
 
     # --- threads ----------------------------------------------------------------------
 

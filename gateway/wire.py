@@ -18,6 +18,7 @@ __all__ = [
     "MAX_TTL_SECONDS",
     "ApiToken",
     "Attachment",
+    "AttachmentText",
     "Code",
     "CreateIdentityIn",
     "CreateTokenIn",
@@ -187,9 +188,36 @@ class Header(msgspec.Struct, frozen=True):
 
 
 class Attachment(msgspec.Struct, frozen=True):
+    """One file of a message; its bytes at `GET …/messages/{id}/attachments/{attachment_id}`."""
+
+    filename: str | None
+    """The sender's name, decoded and made safe (no path, no control or direction characters, at
+    most 200 characters); an attached message's ends in `.eml`. Null when it has none."""
+    content_type: str
+    """The type the sender declared (a download of a type a browser would render is served as
+    `application/octet-stream`)."""
+    size: int
+    """Bytes a download serves (after transfer decoding)."""
+    attachment_id: str = ""
+    """The part's MIME section number, as IMAP numbers it: "2", "2.1". Stable for the message."""
+    disposition: Literal["attachment", "inline"] | None = None
+    """As the sender's Content-Disposition says; null without one."""
+    content_id: str | None = None
+    """The Content-ID without angle brackets: what `cid:` URLs in the HTML name."""
+    sha256: str = ""
+    """SHA-256 hex of the bytes a download serves."""
+
+
+class AttachmentText(msgspec.Struct, frozen=True):
+    """The text of a text-like attachment (text/*, CSV, JSON, calendar, XML), for agents."""
+
+    attachment_id: str
     filename: str | None
     content_type: str
-    size: int
+    text: str
+    """Decoded with the part's charset (a byte order mark wins; else UTF-8); line breaks as `\\n`."""
+    truncated: bool
+    """True when the text is longer than the gateway's cap (AGENTMAIL_ATTACHMENT_TEXT_CHARS): only its start is here."""
 
 
 class Delivery(msgspec.Struct, frozen=True):
@@ -215,6 +243,9 @@ class Message(Summary, frozen=True, kw_only=True, rename={"from_": "from"}):
     cut part of this message: what is shown is what could be read, and the raw source is whole."""
     delivery: list[Delivery] = msgspec.field(default_factory=list)
     """For a sent message: one entry per recipient (empty for received mail)."""
+    attachments_truncated: bool = False
+    """True when the message has more attachments than the gateway lists (AGENTMAIL_MAX_ATTACHMENTS):
+    `attachments` holds the first ones."""
 
 
 class MessagePage(msgspec.Struct, frozen=True):

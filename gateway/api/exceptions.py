@@ -29,6 +29,7 @@ from gateway.errors import (
     InvalidName,
     InvalidQuery,
     NotFound,
+    NotText,
     RecipientRefused,
     SourceUnavailable,
     StoreError,
@@ -67,6 +68,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         InvalidQuery: 400,  # the detail names the term and where it stands
         InvalidMail: 422,  # well-formed JSON, but not a mail we will build (injection, bad address)
         RecipientRefused: 422,  # a recipient out of the identity's send scope, or no relay
+        NotText: 422,  # well-formed, but the attachment has no text to give: it is downloaded instead
         Unauthorized: 401,
         Forbidden: 403,
         NotFound: 404,

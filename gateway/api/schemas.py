@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Literal
 
 import msgspec
 from litestar.openapi import ResponseSpec
 
 from gateway import wire
-from gateway.inbox import FullMessage, Page
+from gateway.inbox import AttachmentText, FullMessage, Page
+from gateway.mail.models import Attachment
 from gateway.outbound.sending import Sent
 from gateway.store import ApiToken, Identity, Summary, ThreadSummary
 from gateway.store.outbox import DeliveryState
@@ -22,6 +23,8 @@ from gateway.store.outbox import DeliveryState
 __all__ = [
     "AUTHENTICATED_ERRORS",
     "api_token",
+    "attachment",
+    "attachment_text",
     "created_identity",
     "error_responses",
     "identity_info",
@@ -43,11 +46,12 @@ _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
         404: "`not_found`: no such identity, message, cursor or token on a path the token may use.",
         408: "`timeout`: nothing matching arrived before the wait's `timeout`; wait again.",
         409: "`conflict`: the name is taken, or still quarantined after a deletion.",
-        413: "`too_large`: the request body is over its limit (64 KiB; mail to send: the message size limit).",
+        413: "`too_large`: the request body is over its limit (64 KiB; mail to send: the message size limit), or"
+        " an attachment to download is over the gateway's download limit.",
         422: "`invalid_local_part`: the local part is malformed or reserved (`detail` says which rule);"
         " `invalid_mail`: mail to send that cannot be built as asked (a line break in a field, not one plain"
         " address); `recipient_refused`: a recipient out of the identity's send scope, or no relay (nothing"
-        " was sent).",
+        " was sent); `not_text`: the text of an attachment that is not text (download it instead).",
         429: "`rate_limited`: too many open waits and streams, or unknown tokens from this address; retry after"
         " `Retry-After` seconds (also `retry_after_sec`).",
         503: "`mail_unavailable`, `store_unavailable`, `index_rebuilding` (retry after `Retry-After` seconds, also"
@@ -108,10 +112,25 @@ def message(m: FullMessage) -> wire.Message:
         headers=[wire.Header(h.name, h.value) for h in p.headers],
         text=p.text,
         html=p.html,
-        attachments=[wire.Attachment(a.filename, a.content_type, a.size) for a in p.attachments],
+        attachments=[attachment(a) for a in p.attachments],
         truncated=p.truncated,
         delivery=[delivery(d) for d in m.deliveries],
+        attachments_truncated=m.attachments_truncated,
     )
+
+
+def attachment(a: Attachment) -> wire.Attachment:
+    disposition: Literal["attachment", "inline"] | None = None
+    if a.disposition == "inline":
+        disposition = "inline"
+    elif a.disposition is not None:
+        disposition = "attachment"
+    return wire.Attachment(a.filename, a.content_type, a.size, a.attachment_id, disposition, a.content_id, a.sha256)
+
+
+def attachment_text(t: AttachmentText) -> wire.AttachmentText:
+    a = t.attachment
+    return wire.AttachmentText(a.attachment_id, a.filename, a.content_type, t.text, t.truncated)
 
 
 def message_page(page: Page) -> wire.MessagePage:

@@ -19,11 +19,25 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class Attachment:
-    """Metadata of one attachment; the content stays in the mailbox."""
+    """Metadata of one attachment; the content stays in the mailbox (see ``parse.attachment_content``)."""
 
     filename: str | None
+    """The sender's name, decoded (RFC 2231, RFC 2047) and made safe (``attachments.safe_filename``);
+    an attached message's always ends in ``.eml``. None when the part has no usable name."""
     content_type: str
+    """``maintype/subtype`` as declared, lowercase."""
     size: int
+    """Bytes of the content after transfer decoding: what a download serves."""
+    attachment_id: str = ""
+    """The part's MIME section number as IMAP numbers it (RFC 3501 ``BODY[2.1]``): "1", "2", "2.1".
+    An attached message is one attachment: its own parts are not listed."""
+    disposition: str | None = None
+    """``attachment`` or ``inline`` as the sender's Content-Disposition says (an unknown value counts
+    as ``attachment``, RFC 2183 section 2.8); None without one."""
+    content_id: str | None = None
+    """The Content-ID without its angle brackets (what ``cid:`` URLs in the HTML name), or None."""
+    sha256: str = ""
+    """SHA-256 hex of the bytes a download serves; '' when they could not be located."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ Two readers share the work:
 from __future__ import annotations
 
 import binascii
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -20,11 +21,12 @@ from email.feedparser import BytesFeedParser
 from email.message import Message
 from email.policy import Compat32
 from email.utils import parsedate_to_datetime
-from encodings import normalize_encoding
-from encodings.aliases import aliases as _codec_aliases
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
+from gateway.mail.attachments import MESSAGE_TYPES, message_filename, safe_filename
+from gateway.mail.charsets import clean as _clean
+from gateway.mail.charsets import decode as _decode_bytes
 from gateway.mail.models import Attachment, Header, ParsedMessage
 from gateway.mail.recipients import addresses_in
 
@@ -37,7 +39,9 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_MIME_DEPTH",
     "MAX_MIME_PARTS",
+    "AttachmentContent",
     "ParsedBody",
+    "attachment_content",
     "parse_body",
     "parse_message",
     "raw_headers",
@@ -88,8 +92,9 @@ _ENCODED_WORD: Final = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=")  # RF
 _NOT_BASE64: Final = re.compile(r"[^A-Za-z0-9+/]")
 _BRACKETED_ID: Final = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]+)>")  # printable, no "<" ">"
 _BARE_ID: Final = re.compile(r"[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+")
-_SURROGATES: Final = re.compile("[\ud800-\udfff]")
 _EMPTY_LINE: Final = re.compile(rb"\n\r?\n")
+_CONTENT_ID: Final = re.compile(r"[\x21-\x3b\x3d\x3f-\x7e]+")  # printable, no "<" ">"
+_MAX_CONTENT_ID_CHARS: Final = 998  # a header line's limit (RFC 5322 section 2.1.1)
 
 # Controls are dropped from display text; line breaks and tabs become spaces.
 _CONTROLS: Final[dict[int, str | None]] = {
@@ -98,14 +103,6 @@ _CONTROLS: Final[dict[int, str | None]] = {
     0x0A: " ",
     0x0D: " ",
 }
-
-# Charsets are looked up only by names Python lists as aliases (plus a few common ones it
-# lacks). An arbitrary name would reach codecs.lookup, whose cache keeps every name it is
-# ever asked about, and would allow codecs that are not charsets (punycode is quadratic).
-# Codecs that are not text encodings (base64, zlib, ...) are refused by bytes.decode itself.
-# ASCII is read as UTF-8, its superset: 8-bit text mislabelled as ASCII is common.
-_CODECS: Final = frozenset(_codec_aliases.values()) | {"koi8_u", "koi8_t", "cp874"}
-_EXTRA_ALIASES: Final = {"windows_874": "cp874", "x_sjis": "shift_jis", "ascii": "utf_8"}
 
 
 def raw_headers(
@@ -203,6 +200,39 @@ def parse_body(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int
     The stdlib parser is given only the top-level fields that shape the structure, then the
     body, cut at ``max_bytes`` and where its cost bounds say; what comes before a cut is read.
     """
+    return _parse_body(raw, max_bytes=max_bytes, max_depth=max_depth, want=None)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentContent:
+    """One attachment's bytes, as a download serves them, with its listing entry."""
+
+    attachment: Attachment
+    data: bytes
+    """The content after transfer decoding; an attached message's own bytes (its ``.eml``)."""
+    charset: str | None
+    """The charset parameter of the part's Content-Type, or None."""
+
+
+_ATTACHMENT_ID: Final = re.compile(r"[1-9][0-9]{0,3}(?:\.[1-9][0-9]{0,3}){0,15}")
+
+
+def attachment_content(
+    raw: bytes, attachment_id: str, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int = MAX_MIME_DEPTH
+) -> AttachmentContent | None:
+    """The attachment ``attachment_id`` of ``raw`` (as :func:`parse_message` lists it), or None.
+
+    The same bounded parse and walk as the listing, so ids, names, sizes and SHA-256 always
+    agree with it; never raises. Pass the ``max_bytes`` and ``max_depth`` the listing used.
+    """
+    if not _ATTACHMENT_ID.fullmatch(attachment_id):
+        return None
+    return _parse_body(raw, max_bytes=max_bytes, max_depth=max_depth, want=attachment_id)[1]
+
+
+def _parse_body(
+    raw: bytes, *, max_bytes: int, max_depth: int, want: str | None
+) -> tuple[ParsedBody, AttachmentContent | None]:
     header_end, body_start = _header_bounds(raw)
     structure = _structure_fields(raw, header_end)
     mime_input = structure + raw[body_start:]
@@ -210,14 +240,17 @@ def parse_body(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int
     if len(mime_input) > max_bytes:
         mime_input = mime_input[:max_bytes]
         truncated = True
-    root, cut = _parse_mime(mime_input)
+    root, cut, fed = _parse_mime(mime_input)
     del mime_input  # the tree holds what it needs; a big input need not live on
-    body = _Body(truncated=truncated or cut)
+    body = _Body(truncated=truncated or cut, want=want)
     if root is None:
         body.truncated = True
     else:
-        _read_parts(root, body, max_depth=max_depth)
-    return ParsedBody(
+        # What the parser read of the body, in raw's own offsets (the fields before it are
+        # `structure`, not raw's): where attached messages are found again, byte for byte.
+        seen = _Seen(raw, root, body_start, body_start + max(0, fed - len(structure)))
+        _read_parts(root, body, seen, max_depth=max_depth)
+    parsed = ParsedBody(
         text=(body.text or "").replace("\r\n", "\n"),
         html=body.html,
         attachments=tuple(body.attachments),
@@ -230,6 +263,7 @@ def parse_body(raw: bytes, *, max_bytes: int = MAX_MESSAGE_BYTES, max_depth: int
         body_start=body_start,
         limits=(max_bytes, max_depth),
     )
+    return parsed, body.found
 
 
 # --- header block -------------------------------------------------------------------------
@@ -387,34 +421,6 @@ def _word_bytes(encoding: str, text: str) -> bytes | None:
         return None
 
 
-def _codec(charset: str | None) -> str:
-    """The Python codec for a MIME charset name; UTF-8 for unknown, missing or ASCII names."""
-    if not charset or len(charset) > 64:
-        return "utf_8"
-    name = normalize_encoding(charset.strip().lower()).replace(".", "_")
-    name = _codec_aliases.get(name, name)
-    name = _EXTRA_ALIASES.get(name, name)
-    return name if name in _CODECS else "utf_8"
-
-
-def _decode_bytes(data: bytes, charset: str | None) -> str:
-    """Decode with the named charset; unknown charsets and broken bytes become U+FFFD."""
-    try:
-        return _clean(data.decode(_codec(charset), "replace"))
-    except (LookupError, UnicodeError, ValueError):
-        return data.decode("utf-8", "replace")
-
-
-def _clean(text: str) -> str:
-    """``text`` without surrogates: escaped raw bytes are read as UTF-8, others become U+FFFD."""
-    if text.isascii():
-        return text
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    except UnicodeEncodeError:
-        return _SURROGATES.sub("\ufffd", text)
-
-
 # --- MIME structure -----------------------------------------------------------------------
 
 
@@ -486,6 +492,9 @@ class _Body:
     html: str | None = None
     attachments: list[Attachment] = field(default_factory=list)
     truncated: bool = False
+    want: str | None = None
+    """The attachment id whose bytes :func:`attachment_content` asks for."""
+    found: AttachmentContent | None = None
 
 
 def _structure_fields(raw: bytes, header_end: int) -> bytes:
@@ -514,15 +523,16 @@ def _structure_fields(raw: bytes, header_end: int) -> bytes:
     return b"".join(fields) + b"\r\n"
 
 
-def _parse_mime(data: bytes) -> tuple[Message | None, bool]:
-    """The stdlib's MIME tree of as much of ``data`` as the work budget allows, and whether it was cut.
+def _parse_mime(data: bytes) -> tuple[Message | None, bool, int]:
+    """The stdlib's MIME tree of as much of ``data`` as the work budget allows, whether it was
+    cut, and how many bytes of ``data`` it was given.
 
     None when parsing fails.
     """
     work = _Work()
     parser = BytesFeedParser(partial(_StructureMessage, work=work), policy=_MIME_POLICY)
     lines = nesting = 0
-    size = len(data)
+    size = fed = len(data)
     cut = False
     try:
         for at in range(0, size, _FEED_BYTES):
@@ -532,57 +542,205 @@ def _parse_mime(data: bytes) -> tuple[Message | None, bool]:
             nesting += data[at : min(end + 7, size)].lower().count(b"boundary")
             if lines * (_LINE_WORK + nesting) + work.fields * _FIELD_WORK + work.parts * _PART_WORK > _MAX_PARSE_WORK:
                 cut = True
+                fed = at
                 break
             parser.feed(data[at:end])
-        return parser.close(), cut
+        return parser.close(), cut, fed
     except Exception:
         # The parser recurses once per nesting level (RecursionError on deep nesting), and
         # a poison message must never stop the sync of every message after it.
-        return None, cut
+        return None, cut, fed
 
 
-def _read_parts(root: Message, body: _Body, *, max_depth: int) -> None:
-    """Walk the MIME tree depth-first (bounded depth and part count), filling ``body``."""
-    stack: list[tuple[Message, int]] = [(root, 0)]
-    seen = 0
+def _read_parts(root: Message, body: _Body, seen: _Seen, *, max_depth: int) -> None:
+    """Walk the MIME tree depth-first (bounded depth and part count), filling ``body``.
+
+    Each part gets its IMAP section number (RFC 3501 section 6.4.5): the parts of a multipart
+    are numbered from 1 under their parent's number; a message's (or an opened message/rfc822's)
+    single non-multipart body is ``<its number>.1``, "1" at the top.
+    """
+    # (part, depth, section number, whether it is a message's top entity, child indexes from the root)
+    stack: list[tuple[Message, int, str, bool, tuple[int, ...]]] = [(root, 0, "", True, ())]
+    count = 0
     while stack:
-        part, depth = stack.pop()
-        seen += 1
-        if seen > MAX_MIME_PARTS:
+        part, depth, section, top, path = stack.pop()
+        count += 1
+        if count > MAX_MIME_PARTS:
             body.truncated = True
             return
         children = _children(part)
         content_type = _content_type(part)
-        filename = _filename(part)
-        is_attachment = filename is not None or _disposition(part) == "attachment"
+        is_message = content_type.startswith("message/")
+        if top and (children is None or is_message):
+            section = f"{section}.1" if section else "1"
+        name = _filename(part)
+        disposition = _disposition(part)
+        is_attachment = name is not None or disposition == "attachment"
         if children is None:
-            _read_leaf(
-                part,
-                body,
-                content_type=content_type,
-                filename=filename,
-                is_attachment=is_attachment,
-            )
-        elif content_type.startswith("message/") and (is_attachment or content_type not in _READABLE_MESSAGES):
+            _read_leaf(part, body, _Part(section, content_type, name, disposition, is_attachment))
+        elif is_message and (is_attachment or content_type not in _READABLE_MESSAGES):
             # An attached message, or a report such as message/delivery-status: listed as
             # one attachment, not opened (its parts are not this message's text).
-            body.attachments.append(Attachment(filename, content_type, _attached_message_size(part)))
+            _read_attached_message(part, body, seen, path, _Part(section, content_type, name, disposition, True))
         elif children and depth >= max_depth:
             body.truncated = True
+        elif is_message:  # an inline message/rfc822: read its text and files as this message's
+            stack.extend((child, depth + 1, section, True, (*path, 0)) for child in children[:1])
         else:
-            stack.extend((child, depth + 1) for child in reversed(children))
+            stack.extend(
+                (child, depth + 1, f"{section}.{i}" if section else str(i), False, (*path, i - 1))
+                for i, child in reversed(list(enumerate(children, 1)))
+            )
 
 
-def _read_leaf(part: Message, body: _Body, *, content_type: str, filename: str | None, is_attachment: bool) -> None:
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """What the walk knows of a part before reading its content."""
+
+    section: str
+    content_type: str
+    name: str | None
+    """The decoded file name, before :func:`safe_filename`."""
+    disposition: str | None
+    is_attachment: bool
+
+    def attachment(self, part: Message, filename: str | None, data: bytes) -> Attachment:
+        disposition = self.disposition
+        if disposition is not None and disposition != "inline":
+            disposition = "attachment"  # RFC 2183 section 2.8: an unknown type counts as attachment
+        return Attachment(
+            filename,
+            self.content_type,
+            len(data),
+            attachment_id=self.section,
+            disposition=disposition,
+            content_id=_content_id(part),
+            sha256=hashlib.sha256(data).hexdigest(),
+        )
+
+
+def _read_leaf(part: Message, body: _Body, info: _Part) -> None:
     """Take a leaf part as the text, the HTML or an attachment."""
-    if not is_attachment and content_type == "text/plain":
+    if not info.is_attachment and info.content_type == "text/plain":
         if body.text is None:
             body.text = _decode_bytes(_payload(part), _charset(part))
-    elif not is_attachment and content_type == "text/html":
+    elif not info.is_attachment and info.content_type == "text/html":
         if body.html is None:
             body.html = _decode_bytes(_payload(part), _charset(part))
     else:
-        body.attachments.append(Attachment(filename, content_type, len(_payload(part))))
+        data = _payload(part)
+        attachment = info.attachment(part, safe_filename(info.name), data)
+        body.attachments.append(attachment)
+        if info.section == body.want:
+            body.found = AttachmentContent(attachment, data, _charset(part))
+
+
+def _read_attached_message(part: Message, body: _Body, seen: _Seen, path: tuple[int, ...], info: _Part) -> None:
+    """List an attached message (or report) as one attachment: the bytes it was sent as.
+
+    The tree keeps only the structure fields of sub-parts, so the bytes are found again in the
+    raw message (never regenerated: the stdlib generator refolds headers, and is slow on hostile
+    ones); when they cannot be found the size is an estimate and ``sha256`` is ''.
+    """
+    data = seen.body_of(path)
+    if data is not None:
+        data = _transfer_decoded(data, part)
+    if info.content_type in MESSAGE_TYPES:
+        subject = "" if data is None else _display_text(_first_values(raw_headers(data)).get("subject", ""))
+        filename: str | None = message_filename(info.name, subject)
+    else:
+        filename = safe_filename(info.name)
+    if data is None:
+        size = _attached_message_size(part)
+        body.attachments.append(dataclasses.replace(info.attachment(part, filename, b""), size=size, sha256=""))
+        return
+    attachment = info.attachment(part, filename, data)
+    body.attachments.append(attachment)
+    if info.section == body.want:
+        body.found = AttachmentContent(attachment, data, _charset(part))
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """The raw message and the span of its body the MIME parser read: parts are found in it again.
+
+    A part is located by following its path from the root: a multipart's body is split at its
+    boundary's delimiter lines as the stdlib parser splits it (RFC 2046 section 5.1.1: the line
+    break before a delimiter belongs to the delimiter), and a part's body starts after the
+    empty line that ends its fields. Each level costs one pass over its parent's span.
+    """
+
+    raw: bytes
+    root: Message
+    start: int
+    end: int
+
+    def body_of(self, path: tuple[int, ...]) -> bytes | None:
+        """The raw (still transfer-encoded) body of the part at ``path``, or None when not found."""
+        node, lo, hi = self.root, self.start, self.end
+        for index in path:
+            children = _children(node)
+            if children is None or index >= len(children):
+                return None
+            if _content_type(node).startswith("message/"):
+                if index != 0:
+                    return None
+                lo, hi = _entity_body(self.raw, lo, hi)  # the embedded message is the whole body
+            else:
+                boundary = _boundary(node)
+                span = None if boundary is None else _nth_part(self.raw, lo, hi, boundary, index)
+                if span is None:
+                    return None
+                lo, hi = _entity_body(self.raw, *span)
+            node = children[index]
+        return self.raw[lo:hi]
+
+
+def _entity_body(raw: bytes, lo: int, hi: int) -> tuple[int, int]:
+    """The body span of the entity (fields, empty line, body) in ``raw[lo:hi]``."""
+    if raw.startswith(b"\n", lo):
+        return lo + 1, hi
+    if raw.startswith(b"\r\n", lo):
+        return lo + 2, hi
+    found = _EMPTY_LINE.search(raw, lo, hi)
+    return (hi, hi) if found is None else (found.end(), hi)
+
+
+def _nth_part(raw: bytes, lo: int, hi: int, boundary: bytes, index: int) -> tuple[int, int] | None:
+    """The span of part ``index`` (from 0) of the multipart body ``raw[lo:hi]``, or None."""
+    delimiter = b"--" + boundary
+    position = lo
+    part_start = -1  # where the part being read starts; -1 in the preamble
+    number = -1
+    while True:
+        at = raw.find(delimiter, position, hi)
+        if at < 0:
+            break
+        position = at + len(delimiter)
+        if at > lo and raw[at - 1] not in b"\r\n":
+            continue  # not at the start of a line
+        after = position
+        closing = after + 2 <= hi and raw.startswith(b"--", after)
+        if closing:
+            after += 2
+        while after < hi and raw[after] in b" \t":
+            after += 1
+        if after < hi and raw[after] not in b"\r\n":
+            continue  # "--boundary" followed by more: not a delimiter line
+        if number >= 0:
+            end = at
+            if raw.startswith(b"\r\n", end - 2) and end - 2 >= part_start:
+                end -= 2
+            elif end - 1 >= part_start and raw[end - 1] in b"\r\n":
+                end -= 1
+            if number == index:
+                return part_start, end
+        if closing:
+            return None
+        after += 2 if raw.startswith(b"\r\n", after) else 1 if after < hi else 0
+        part_start, position = after, after
+        number += 1
+    return (part_start, hi) if number == index else None
 
 
 # Every accessor below guards its own stdlib call: the legacy MIME API raises a wide,
@@ -650,6 +808,50 @@ def _filename(part: Message) -> str | None:
         name = _clean(str(value))
     name = _decode_words(name).translate(_CONTROLS).strip()
     return name or None
+
+
+def _content_id(part: Message) -> str | None:
+    """The Content-ID without its angle brackets (RFC 2392), or None when missing or unusable."""
+    try:
+        value = part.get("content-id")
+    except Exception:
+        return None
+    if value is None:
+        return None
+    text = _clean(str(value))[:_MAX_CONTENT_ID_CHARS]
+    bracketed = _BRACKETED_ID.search(text)
+    if bracketed is not None:
+        return bracketed[1]
+    bare = text.strip()
+    return bare if _CONTENT_ID.fullmatch(bare) else None
+
+
+def _boundary(part: Message) -> bytes | None:
+    """The boundary of a multipart, as the bytes of its delimiter lines, or None."""
+    try:
+        boundary = part.get_boundary()
+        # The parser read the bytes as ASCII with surrogate escapes: this gives them back.
+        return None if not boundary else boundary.encode("ascii", "surrogateescape")
+    except Exception:
+        return None
+
+
+def _transfer_decoded(data: bytes, part: Message) -> bytes:
+    """An attached message's body after its transfer encoding (message/global may be base64 or QP)."""
+    try:
+        encoding = str(part.get("content-transfer-encoding", "")).strip().lower()
+    except Exception:
+        return data
+    if encoding == "base64":
+        letters = re.sub(rb"[^A-Za-z0-9+/]", b"", data)
+        letters = letters[: len(letters) - len(letters) % 4] if len(letters) % 4 == 1 else letters
+        try:
+            return binascii.a2b_base64(letters + b"=" * (-len(letters) % 4))
+        except binascii.Error:
+            return data
+    if encoding == "quoted-printable":
+        return binascii.a2b_qp(data)
+    return data
 
 
 def _payload(part: Message) -> bytes:

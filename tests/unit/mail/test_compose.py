@@ -33,6 +33,7 @@ from gateway.mail.compose import (
     reply_subject,
 )
 from gateway.mail.keys import message_key
+from gateway.mail.attachments import safe_filename
 from gateway.mail.parse import parse_message, raw_headers
 from gateway.mail.recipients import GRANTING_HEADERS
 from gateway.mail.threads import MAX_REFERENCES, normalize_subject
@@ -224,7 +225,8 @@ def test_any_filename_is_written_per_rfc_2231_and_comes_back(name: str) -> None:
     assert_wire_shape(out.raw)  # parameter continuations keep every line within 78 columns
     (attached,) = stdlib(out.raw).iter_attachments()
     assert attached.get_filename() == name.strip()
-    assert parse_message(out.raw).attachments[0].filename == name.strip()
+    # The listing shows the name made safe (no leading dots, no bidi controls, 200 characters at most).
+    assert parse_message(out.raw).attachments[0].filename == safe_filename(name.strip())
 
 
 @settings(max_examples=100, deadline=None)

@@ -96,6 +96,10 @@ def test_text_line_endings_become_lf() -> None:
     assert parsed.text == "one\ntwo\n"
 
 
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def test_attachments_are_listed_with_decoded_size() -> None:
     msg = _message(html="<p>hi</p>")
     msg.add_attachment(PDF, maintype="application", subtype="pdf", filename="résumé.pdf")
@@ -105,10 +109,11 @@ def test_attachments_are_listed_with_decoded_size() -> None:
 
     assert parsed.text == "Your code is 123456.\n"
     assert parsed.html == "<p>hi</p>\r\n"
+    csv, png = b"a,b\r\n1,2\r\n", b"\x89PNG...."
     assert parsed.attachments == (
-        Attachment("résumé.pdf", "application/pdf", len(PDF)),
-        Attachment("data.csv", "text/csv", len(b"a,b\r\n1,2\r\n")),
-        Attachment(None, "image/png", len(b"\x89PNG....")),
+        Attachment("résumé.pdf", "application/pdf", len(PDF), "2", "attachment", None, _sha(PDF)),
+        Attachment("data.csv", "text/csv", len(csv), "3", "attachment", None, _sha(csv)),
+        Attachment(None, "image/png", len(png), "4", "attachment", None, _sha(png)),
     )
 
 
@@ -119,7 +124,10 @@ def test_text_part_marked_as_attachment_is_not_the_text() -> None:
     msg.add_attachment("the body\n", disposition="inline")
     parsed = parse_message(msg.as_bytes())
     assert parsed.text == "the body\n"
-    assert parsed.attachments == (Attachment("notes.txt", "text/plain", len("secret notes\n")),)
+    notes = b"secret notes\n"
+    assert parsed.attachments == (
+        Attachment("notes.txt", "text/plain", len(notes), "1", "attachment", None, _sha(notes)),
+    )
 
 
 def test_attached_message_is_one_attachment_and_not_the_text() -> None:
@@ -613,7 +621,9 @@ def test_public_names() -> None:
         "MAX_MESSAGE_BYTES",
         "MAX_MIME_DEPTH",
         "MAX_MIME_PARTS",
+        "AttachmentContent",
         "ParsedBody",
+        "attachment_content",
         "parse_body",
         "parse_message",
         "raw_headers",

@@ -21,11 +21,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gateway.mail.extract import extract
+from gateway.mail.extract import extract_with_text
 from gateway.mail.keys import message_key_of
 from gateway.mail.models import Code, Link
 from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
 from gateway.mail.recipients import granted_addresses
+from gateway.mail.search import SearchFields, search_fields
 from gateway.mail.threads import thread_keys
 from gateway.memory import release_after_big, tune_allocator
 from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredMessage
@@ -71,11 +72,18 @@ def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> Cop
 
 @dataclass(frozen=True, slots=True)
 class _Shared:
-    """What copies of one message share: its parsed body, and what was extracted with its subject."""
+    """What copies of one message share: its parsed body, and what was extracted with its subject.
+
+    `rendered` is the HTML part's text as the extractor rendered it (search indexes that very
+    text); `search` the search fields, kept with the header values they were folded from.
+    """
 
     body: ParsedBody
     subject: str
     extracted: tuple[tuple[Code, ...], tuple[Link, ...]]
+    rendered: str | None
+    search: tuple[tuple[str | None, tuple[str, ...], tuple[str, ...]], SearchFields]
+    """((From address, To, Cc), fields): what fold() made of this subject and body."""
 
 
 def _build(
@@ -92,9 +100,18 @@ def _build(
     parsed = parse_message(stored.raw, max_bytes=max_bytes, body=body)
     if shared is not None and shared.body is body and shared.subject == parsed.subject:
         extracted = shared.extracted  # extraction reads only the subject, the text and the HTML
+        rendered = shared.rendered
     else:
-        codes, links = extract(parsed)
+        shared = None  # another message: nothing of the last one applies
+        codes, links, rendered = extract_with_text(parsed)
         extracted = (tuple(codes), tuple(links))
+    # Search reads the subject and body (shared) and the addresses (the same for copies of
+    # one delivery, but read per copy): fold them once per message, not per copy.
+    addresses = (parsed.from_address, parsed.to, parsed.cc)
+    if shared is not None and shared.search[0] == addresses:
+        search = shared.search[1]
+    else:
+        search = search_fields(parsed, rendered)
     if stored.sent:
         grants = sent_grant(parsed.from_address, catchall=catchall)
     else:
@@ -113,8 +130,9 @@ def _build(
         links=extracted[1],
         direction="sent" if stored.sent else "received",
         thread=thread_keys(parsed),
+        search=search,
     )
-    return record, _Shared(body, parsed.subject, extracted)
+    return record, _Shared(body, parsed.subject, extracted, rendered, (addresses, search))
 
 
 class Sync:

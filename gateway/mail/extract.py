@@ -59,6 +59,7 @@ __all__ = [
     "MAX_TEXT_CHARS",
     "MAX_URL_CHARS",
     "extract",
+    "extract_with_text",
     "visible_text",
 ]
 
@@ -93,12 +94,22 @@ def _words(block: str) -> frozenset[str]:
 
 def extract(message: ParsedMessage) -> tuple[tuple[Code, ...], tuple[Link, ...]]:
     """The message's one-time codes and verification links, best first, deduplicated, capped."""
+    codes, links, _ = extract_with_text(message)
+    return codes, links
+
+
+def extract_with_text(message: ParsedMessage) -> tuple[tuple[Code, ...], tuple[Link, ...], str | None]:
+    """`extract`, and the HTML part's rendered text (None without HTML): what search indexes.
+
+    One render serves both, so the index searches exactly the text the extractor read, and
+    the sync pays for the render once.
+    """
     rendered = render(message.html) if message.html else None
     texts = [_Text.of("subject", message.subject[:MAX_SUBJECT_CHARS]), _Text.of("text", message.text)]
     if rendered is not None:
         texts.append(_Text.of("html", rendered.text))
     codes = _rank_codes(texts, rendered.emphasized if rendered else frozenset())
-    return codes, _rank_links(message, rendered)
+    return codes, _rank_links(message, rendered), None if rendered is None else rendered.text
 
 
 # === 1. the texts ==========================================================================

@@ -1,12 +1,39 @@
-"""The SQLite message index (the attached `idx` file), read together with the durable marks and claims."""
+"""The SQLite message index (the attached `idx` file), read together with the durable marks and claims.
+
+Search (`Filters.query`, a gateway.mail.search tree) is translated to SQL with exactly the
+meaning of `gateway.mail.search.matches`: a text, subject or file name term is a substring
+test (`instr`) of its needle on the folded form the sync stored; `from:`/`to:` are equality
+with one of the copy's address keys (`json_each`, never LIKE); everything else reads the
+copy's columns, the grant and the identity's marks. Values always travel as parameters.
+
+The folded text of each copy lives in the FTS5 table `idx.search` (rowid = copies.seq). Its
+tokenizer is `unicode61` over our own folded form, not `trigram`: fold() already makes every
+CJK, kana and hangul character a word of its own, so a Chinese or Japanese word is a phrase
+of characters and a two-character word (验证, 東京) is found; trigram cannot find a term
+under three characters without a full scan. And rebuild speed decides (issue 20 wants 5,000
+messages a second): measured here with 2 KB texts, trigram took ~600 inserts/s and 13.6 MB per
+1,000 messages, unicode61 ~7,700/s and 5.4 MB.
+
+A search is always driven by the identity's grants (`grants_listing`), so its cost follows
+that identity's mail, not the catch-all's: each of its rows is tested exactly. When the
+identity has more than `scan_limit` grants, the positive text terms ANDed at the top of the
+query also become an FTS5 pre-filter (`+c.seq IN (SELECT rowid ... MATCH ...)`: evaluated
+once, its `+` keeps it from driving the query). The same tokenizer reads both sides, so
+what a needle finds as a substring the phrase finds too: the pre-filter only drops rows the
+exact test would drop. Measured on 100k copies and 1,000 per identity: the exact scan costs
+2-12 ms; the pre-filter 0.06-11 ms (more for words common in the catch-all). A MATCH per row
+(rowid equality) costs 30-4,000 ms and is never used.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Literal
 
+from gateway.mail.search import And, Node, Not, Or, Term, phrase_needle
 from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
@@ -25,9 +52,22 @@ from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, S
 from gateway.store.rows import encode_json, summary_of
 from gateway.store.sqlite.database import Database, transaction
 
-__all__ = ["SqliteIndex"]
+__all__ = ["SCAN_LIMIT", "SqliteIndex", "fts_query"]
 
 _CHUNK: Final = 500  # ids per IN (...) list: well under SQLite's variable limit
+SCAN_LIMIT: Final = 2000
+"""Grants of an identity its searches test row by row alone; beyond, text terms pre-filter with FTS5.
+
+Below this the scan (a few ms) costs no more than the FTS5 lookup, whose cost grows with the
+catch-all's mail rather than the identity's."""
+# Characters SQLite's unicode61 tokenizer (Unicode 6.1 tables) surely reads as part of a word,
+# in their folded forms: ASCII, Latin-1 and Latin Extended-A, Greek, Cyrillic, kana, the CJK
+# ideographs of Unicode 1.1, hangul syllables. A phrase holding none of them may tokenize to
+# nothing, and an empty FTS5 phrase matches no row: such a term is tested only exactly.
+_FTS_WORD: Final = re.compile(
+    "[a-z0-9\u00df-\u00f6\u00f8-\u00ff\u0100-\u017f\u03ac-\u03ce\u0430-\u045f"
+    "\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fa5\uac00-\ud7a3]"
+)
 _SUMMARY: Final = (
     "c.copy_id, c.message_key, c.received_at, c.size, c.from_header, c.to_json, c.subject,"
     " c.codes_json, c.links_json, coalesce(k.seen, 0), g.direction, g.thread_id"
@@ -49,9 +89,11 @@ _THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {
 class SqliteIndex:
     """`MessageIndex` on SQLite."""
 
-    def __init__(self, db: Database, clock: Callable[[], float]) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float], *, scan_limit: int = SCAN_LIMIT) -> None:
         self._db = db
         self._clock = clock
+        self.scan_limit = scan_limit
+        """Grants above which a search pre-filters with FTS5 (tests set it to 0 to run that plan)."""
 
     # --- writing --------------------------------------------------------------------
 
@@ -76,8 +118,14 @@ class SqliteIndex:
                     r.direction,
                     encode_json(thread_input(r).participants),
                     len(r.thread.references) if r.thread is not None else 0,
+                    encode_json(r.search.from_keys if r.search else ()),
+                    encode_json(r.search.to_keys if r.search else ()),
+                    _searchable(r.search.subject if r.search else ""),
+                    _searchable(r.search.filenames if r.search else ""),
+                    r.search.attachments if r.search else 0,
                 ),
                 r,
+                _searchable(r.search.text if r.search else ""),
             )
             for r in records
         ]
@@ -85,17 +133,20 @@ class SqliteIndex:
         def add(conn: sqlite3.Connection) -> None:
             # One connection, one writer at a time (BEGIN IMMEDIATE): seq order is commit order.
             with transaction(conn):
-                for copy, r in rows:
+                for copy, r, text in rows:
                     cur = conn.execute(
                         "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json,"
                         " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json,"
-                        " direction, participants_json, depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        " direction, participants_json, depth, from_keys, to_keys, subject_search, filenames,"
+                        " attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         copy,
                     )
                     if cur.rowcount == 0:
                         continue
                     seq = cur.lastrowid
                     assert seq is not None
+                    if text:
+                        conn.execute("INSERT INTO idx.search (rowid, text) VALUES (?, ?)", (seq, text))
                     item = thread_input(r)
                     for address in sorted(r.grants):
                         _grant(conn, address, r, seq, item)
@@ -134,6 +185,12 @@ class SqliteIndex:
                     one,
                 )
                 conn.executemany("DELETE FROM idx.grants WHERE copy_id = ?", one)
+                seqs = [
+                    (int(r[0]),)
+                    for chunk in _chunks(ids)
+                    for r in conn.execute(f"SELECT seq FROM idx.copies WHERE copy_id IN ({_marks(chunk)})", chunk)  # noqa: S608
+                ]
+                conn.executemany("DELETE FROM idx.search WHERE rowid = ?", seqs)
                 conn.executemany("DELETE FROM idx.copies WHERE copy_id = ?", one)
                 key_list = sorted(keys)
                 remaining = [
@@ -160,6 +217,7 @@ class SqliteIndex:
             with transaction(conn):
                 conn.execute("DELETE FROM idx.grants")
                 conn.execute("DELETE FROM idx.copies")
+                conn.execute("DELETE FROM idx.search")
                 conn.execute("DELETE FROM idx.gone")
                 conn.execute("DELETE FROM idx.thread_refs")
                 conn.execute("DELETE FROM idx.threads")
@@ -203,7 +261,7 @@ class SqliteIndex:
         after: Cursor | None = None,
         newest_first: bool | None = None,
     ) -> list[Summary]:
-        sql, args = self._where(identity, filters)
+        sql, args = await self._where(identity, filters)
         if before is not None:
             sql.append("AND g.seq < ?")
             args.append(before.seq)
@@ -218,7 +276,7 @@ class SqliteIndex:
         return [summary_of(r) for r in rows]
 
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
-        sql, args = self._where(identity, filters)
+        sql, args = await self._where(identity, filters)
         sql.append("AND g.copy_id = ?")
         args.append(message_id)
         query = " ".join(sql)
@@ -229,7 +287,8 @@ class SqliteIndex:
         self, identity: Identity, filters: Filters, *, limit: int, before: tuple[float, int] | None = None
     ) -> list[ThreadSummary]:
         every = dataclasses.replace(filters, direction="all")
-        sql, args = self._where(identity, every, _THREAD_COUNTS)
+        sql, args = await self._where(identity, every, _THREAD_COUNTS)
+        msql, margs = await self._where(identity, every, _THREAD_MESSAGES)
         query = " ".join(sql) + " GROUP BY g.thread_id"
         if before is not None:
             query += " HAVING max(g.received_at) < ? OR (max(g.received_at) = ? AND max(g.seq) < ?)"
@@ -242,7 +301,6 @@ class SqliteIndex:
             ids = [c[0] for c in counts]
             if not ids:
                 return []
-            msql, margs = self._where(identity, every, _THREAD_MESSAGES)
             detail = " ".join(msql) + f" AND g.thread_id IN ({_marks(ids)}) ORDER BY g.received_at, g.seq"
             return thread_summaries(
                 counts, ((str(t), str(s), str(p)) for t, s, p in conn.execute(detail, [*margs, *ids]))
@@ -251,7 +309,7 @@ class SqliteIndex:
         return await self._db.run(threads)
 
     async def thread(self, identity: Identity, thread_id: str, filters: Filters) -> list[Summary]:
-        sql, args = self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
+        sql, args = await self._where(identity, dataclasses.replace(filters, direction="all", thread_id=thread_id))
         # A reply sorts after what it answers when both carry the same second (IMAP's INTERNALDATE),
         # whatever order a rebuild indexed them in: its chain is longer.
         sql.append("ORDER BY g.received_at ASC, c.depth ASC, g.seq ASC")
@@ -259,7 +317,9 @@ class SqliteIndex:
         rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
         return [summary_of(r) for r in rows]
 
-    def _where(self, identity: Identity, filters: Filters, select: str = _VISIBLE) -> tuple[list[str], list[object]]:
+    async def _where(
+        self, identity: Identity, filters: Filters, select: str = _VISIBLE
+    ) -> tuple[list[str], list[object]]:
         sql = [select]
         args: list[object] = [identity.id, identity.address, filters.since_ts]
         if filters.direction != "all":
@@ -288,7 +348,22 @@ class SqliteIndex:
                 " AND cl.message_key = g.message_key AND cl.until > ?)"
             )
             args += [identity.id, self._clock()]
+        if filters.query is not None:
+            match = fts_query(filters.query)
+            if match is not None and await self._grants_over(identity.address, self.scan_limit):
+                sql.append("AND +c.seq IN (SELECT rowid FROM idx.search WHERE search MATCH ?)")
+                args.append(match)
+            sql.append("AND " + _condition(filters.query, args))
         return sql, args
+
+    async def _grants_over(self, address: str, limit: int) -> bool:
+        """Whether `address` has more than `limit` grants (counting at most limit + 1 of them)."""
+        row = await self._db.run(
+            lambda c: c.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM idx.grants WHERE address = ? LIMIT ?)", (address, limit + 1)
+            ).fetchone()
+        )
+        return int(row[0]) > limit
 
     async def cursor_of(
         self, address: str, message_id: str, *, direction: Literal["received", "sent", "all"] = "received"
@@ -396,6 +471,61 @@ def _merge_thread(conn: sqlite3.Connection, address: str, loser: str, winner: st
         " WHERE address = ? AND thread_id = ?",
         (row[0], row[1], merged_participants(people, participants_of(str(row[2]))), address, winner),
     )
+
+
+def _searchable(text: str) -> str:
+    """A folded form as stored: fold() never yields NUL; a hand-made one's NUL (in no needle) reads as U+FFFD."""
+    return text.replace("\x00", "\ufffd")
+
+
+_TEXT_OF: Final = "coalesce((SELECT s.text FROM idx.search s WHERE s.rowid = c.seq), '')"
+_HAS: Final = {"attachment": "c.attachments > 0", "code": "c.codes_json <> '[]'", "link": "c.links_json <> '[]'"}
+
+
+def _condition(node: Node, args: list[object]) -> str:
+    """`node` as an SQL condition (never NULL) over copy `c`, grant `g` and mark `k`; its values appended to `args`."""
+    if isinstance(node, And | Or):
+        joiner = " AND " if isinstance(node, And) else " OR "
+        return "(" + joiner.join(_condition(item, args) for item in node.items) + ")"
+    if isinstance(node, Not):
+        return "NOT " + _condition(node.item, args)
+    match node.field:
+        case "text" | "subject" | "filename":
+            args.append(phrase_needle(node))
+            column = {"text": _TEXT_OF, "subject": "c.subject_search", "filename": "c.filenames"}[node.field]
+            return f"(instr({column}, ?) > 0)"
+        case "from" | "to":
+            args.append(node.value)
+            if node.field == "from":
+                return "EXISTS (SELECT 1 FROM json_each(c.from_keys) WHERE value = ?)"
+            return "EXISTS (SELECT 1 FROM json_each(c.to_keys) WHERE value = ?)"
+        case "has":
+            return f"({_HAS[node.value]})"
+        case "is":
+            return "(coalesce(k.seen, 0) <> 0)" if node.value == "seen" else "(coalesce(k.seen, 0) = 0)"
+        case "after":
+            args.append(node.ts)
+            return "(c.received_at >= ?)"
+        case "before":
+            args.append(node.ts)
+            return "(c.received_at < ?)"
+    raise AssertionError(node.field)  # pragma: no cover
+
+
+def fts_query(root: Node) -> str | None:
+    """An FTS5 query every row matching `root` matches (a superset), or None when none helps.
+
+    Only positive text terms ANDed at the top qualify; each is the phrase of its words (the
+    last one a prefix for `verif*`), and one holding no character the tokenizer surely keeps
+    is left out (see _FTS_WORD).
+    """
+    items = root.items if isinstance(root, And) else (root,)
+    phrases = [
+        '"' + item.value.replace('"', '""') + '"' + (" *" if item.prefix else "")
+        for item in items
+        if isinstance(item, Term) and item.field == "text" and _FTS_WORD.search(item.value)
+    ]
+    return " AND ".join(phrases) if phrases else None
 
 
 def _chunks(values: Sequence[str]) -> list[list[str]]:

@@ -34,10 +34,11 @@ __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrit
 log = logging.getLogger(__name__)
 
 DURABLE_VERSION: Final = 5
-INDEX_VERSION: Final = 9  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
+INDEX_VERSION: Final = 10  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
 # 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json);
 # 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
-# 9 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads)
+# 9 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
+# 10 search (copies.from_keys/to_keys/subject_search/filenames/attachments, the FTS5 table `search`)
 _LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]
@@ -188,7 +189,14 @@ CREATE TABLE IF NOT EXISTS {s}.copies (
     grants_json TEXT NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
     direction TEXT NOT NULL CHECK (direction IN ('received', 'sent')),
     participants_json TEXT NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
-    depth INTEGER NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
+    depth INTEGER NOT NULL DEFAULT 0,  -- Message-IDs in its References chain: a thread's order within one second
+    -- What `?q=` reads besides the text (gateway/mail/search.py SearchFields): folded forms and
+    -- exact address keys (JSON lists, compared by equality), and the attachments that count.
+    from_keys TEXT NOT NULL DEFAULT '[]',
+    to_keys TEXT NOT NULL DEFAULT '[]',
+    subject_search TEXT NOT NULL DEFAULT '',
+    filenames TEXT NOT NULL DEFAULT '',
+    attachments INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS {s}.copies_by_key ON copies (message_key);
 CREATE INDEX IF NOT EXISTS {s}.copies_by_time ON copies (received_at);
@@ -245,6 +253,9 @@ CREATE TABLE IF NOT EXISTS {s}.threads (
     PRIMARY KEY (address, thread_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS {s}.threads_by_subject ON threads (address, subject_norm, last_ts);
+-- The folded text of each copy (rowid = copies.seq; none when it has no words), full-text
+-- indexed: see gateway/store/sqlite/index.py for the tokenizer and how queries use it.
+CREATE VIRTUAL TABLE IF NOT EXISTS {s}.search USING fts5(text, tokenize='unicode61 remove_diacritics 0');
 """
 
 

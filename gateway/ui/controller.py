@@ -10,6 +10,7 @@
 | `GET /ui/identities/{address}` | its messages, newest first (`q` searches; `before` pages; `refresh` reloads) |
 | `POST /ui/identities/{address}/delete` | admin: delete the identity (its name is quarantined) |
 | `GET /ui/identities/{address}/messages/{id}` | one message; `view` = text, html, headers or raw; links its thread |
+| `GET /ui/identities/{address}/messages/{id}/attachments/{attachment_id}` | download, as the API's route |
 | `GET /ui/identities/{address}/threads/{thread_id}` | one thread, oldest first, the messages the identity sent marked |
 | `POST /ui/identities/{address}/messages/{id}/delete` | hide the message from the identity |
 
@@ -409,6 +410,35 @@ class UiController(Controller):
         message = await inbox.read(identity, message_id, mark_seen=False)
         content = await _content(inbox, identity, message, view)
         return _page(pages.message_page(_nav(session), identity.address, message, content))
+
+    @get(
+        "/identities/{address:str}/messages/{message_id:str}/attachments/{attachment_id:str}",
+        operation_id="uiAttachment",
+        dependencies={"session": Provide(require_session)},
+    )
+    async def attachment(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        inbox: NamedDependency[Inbox],
+        address: FromPath[str],
+        message_id: FromPath[str],
+        attachment_id: FromPath[str],
+    ) -> Response[bytes]:
+        """One attachment as a download, answered as the API's download route answers (the same
+        headers, from the same `download_headers`); never marks the message seen.
+
+        The pages' own headers still go on top (policy.security_headers): the same CSP and
+        nosniff, `Cache-Control: no-store` and no referrer. A link on the message page is a
+        plain navigation to our own origin, which `Content-Disposition: attachment` turns into
+        a saved file: the page's CSP needs nothing more.
+        """
+        # Imported here: the API's module imports the pages' policy, and so this package, first.
+        from gateway.api.controllers.attachments import download_headers
+
+        identity = await mail_identity(request, address)
+        found = await inbox.attachment(identity, message_id, attachment_id)
+        return Response(found.data, headers=download_headers(found))
 
     @get(
         "/identities/{address:str}/threads/{thread_id:str}",

@@ -16,6 +16,7 @@ from typing import Final, Literal
 from urllib.parse import quote, urlencode
 
 from gateway.inbox import FullMessage
+from gateway.mail.attachments import fallback_filename
 from gateway.mail.models import Code, Link
 from gateway.mail.sanitize import Sanitized
 from gateway.mail.search import MAX_QUERY_CHARS
@@ -30,6 +31,7 @@ __all__ = [
     "MessageContent",
     "MessageViewName",
     "Nav",
+    "attachment_url",
     "created_page",
     "error_page",
     "identities_page",
@@ -118,6 +120,11 @@ def message_delete_url(address: str, message_id: str) -> str:
 def thread_url(address: str, thread_id: str) -> str:
     """One thread of `address`: its messages oldest first, sent and received."""
     return f"{messages_url(address)}/threads/{quote(thread_id, safe='')}"
+
+
+def attachment_url(address: str, message_id: str, attachment_id: str) -> str:
+    """One attachment of a message of `address`, as a download."""
+    return f"{message_url(address, message_id)}/attachments/{quote(attachment_id, safe='')}"
 
 
 def message_url(address: str, message_id: str, view: MessageViewName = "text") -> str:
@@ -452,7 +459,7 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
         f'<dl class="meta">{rows}</dl>\n{cut}{_deliveries(message)}{found}\n'
         f'<nav class="tabs" aria-label="Views">{tabs}</nav>\n'
         f"<section>{_view_body(message, content)}</section>\n"
-        f"{_attachments(message)}\n"
+        f"{_attachments(address, message)}\n"
         f'<form class="delete" method="post" action="{_e(message_delete_url(address, s.id))}">'
         f'{_csrf_field(nav.csrf)}<button class="danger" type="submit">Delete message</button>'
         ' <span class="muted">Hides it from this identity, as the API\'s DELETE does.</span></form>'
@@ -550,13 +557,30 @@ def _html_view(message: FullMessage, content: MessageContent) -> str:
     )
 
 
-def _attachments(message: FullMessage) -> str:
+def _attachments(address: str, message: FullMessage) -> str:
+    """The attachments: name, declared type and size, each a download link to our own route.
+
+    The name is the gateway's safe one (or the name its download gets); the type shown is the
+    sender's, the type served may be `application/octet-stream` (see mail.attachments).
+    """
     attachments = message.parsed.attachments
     if not attachments:
         return ""
-    rows = "".join(
-        f'<li><span class="subject">{_e(a.filename or "(no name)")}</span> '
-        f'<span class="muted">{_e(a.content_type)}</span> <span class="size">{_size(a.size)}</span></li>'
-        for a in attachments
+    rows = []
+    for a in attachments:
+        name = a.filename or (fallback_filename(a.attachment_id, a.content_type) if a.attachment_id else "(no name)")
+        shown = f'<span class="subject">{_e(name)}</span>'
+        if a.attachment_id:
+            url = attachment_url(address, message.summary.id, a.attachment_id)
+            shown = f'<a class="subject" href="{_e(url)}">{_e(name)}</a>'
+        rows.append(
+            f"<li>{shown} "
+            f'<span class="muted">{_e(a.content_type)}</span> <span class="size">{_size(a.size)}</span></li>'
+        )
+    more = ""
+    if message.attachments_truncated:
+        more = '<p class="notice">The message has more attachments than the gateway lists; its source has all.</p>'
+    return (
+        '<h2>Attachments</h2><p class="muted">A click downloads the file: it is never opened in the page.</p>'
+        f'<ul class="values attachments">{"".join(rows)}</ul>{more}'
     )
-    return f'<h2>Attachments</h2><ul class="values">{rows}</ul>'

@@ -1,4 +1,19 @@
-"""The PostgreSQL message index, read together with the durable marks and claims in the same database."""
+"""The PostgreSQL message index, read together with the durable marks and claims in the same database.
+
+Search (`Filters.query`, a gateway.mail.search tree) is translated to SQL with exactly the
+meaning of `gateway.mail.search.matches`: a text, subject or file name term is `strpos` of
+its needle in the folded form the sync stored (never LIKE: nothing in a needle is a
+wildcard); `from:`/`to:` are equality with one of the copy's address keys (`= ANY(text[])`);
+everything else reads the copy's columns, the grant and the identity's marks. Values always
+travel as parameters.
+
+No full-text extension: a search is driven by the identity's grants (`grants_listing`), like
+every listing, so its cost follows that identity's mail, not the catch-all's, and a scan of
+its rows' folded texts (each at most MAX_TEXT_CHARS) is the whole cost. PostgreSQL text
+cannot hold NUL: fold() never yields one, and a hand-made form's NUL (in no needle) is
+stored as U+FFFD, which changes no match; an address key holding NUL, which no query can
+name, is not stored.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +21,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Literal, LiteralString
 
+from gateway.mail.search import And, Node, Not, Or, SearchFields, phrase_needle
 from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
@@ -46,18 +62,30 @@ _THREAD_MESSAGES: Final = f"SELECT g.thread_id, c.subject, c.participants_json {
 # A batch is two statements whatever its size: the copies that are new (their seq values taken
 # in batch order), then their grants (in batch order, so the first copy of a message granted
 # to an address wins).
+# Address keys travel as JSON (unnest cannot take an array per row) and are stored as text[].
 _ADD_COPIES: Final = (
     "INSERT INTO copies (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    " message_key, codes_json, links_json, grants_json, direction, participants_json, depth)"
+    " message_key, codes_json, links_json, grants_json, direction, participants_json, depth,"
+    " from_keys, to_keys, subject_search, filenames, attachments, search_text)"
     " SELECT n.copy_id, n.received_at, n.size, n.from_header, n.to_json, n.subject, n.from_fold, n.subject_fold,"
-    " n.message_key, n.codes_json, n.links_json, n.grants_json, n.direction, n.participants_json, n.depth"
+    " n.message_key, n.codes_json, n.links_json, n.grants_json, n.direction, n.participants_json, n.depth,"
+    " ARRAY(SELECT json_array_elements_text(n.from_keys::json)),"
+    " ARRAY(SELECT json_array_elements_text(n.to_keys::json)),"
+    " n.subject_search, n.filenames, n.attachments, n.search_text"
     " FROM unnest(%s::text[], %s::float8[], %s::int8[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int4[])"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::int4[],"
+    " %s::text[], %s::text[], %s::text[], %s::text[], %s::int4[], %s::text[])"
     "  WITH ORDINALITY AS n (copy_id, received_at, size, from_header, to_json, subject, from_fold, subject_fold,"
-    "  message_key, codes_json, links_json, grants_json, direction, participants_json, depth, position)"
+    "  message_key, codes_json, links_json, grants_json, direction, participants_json, depth,"
+    "  from_keys, to_keys, subject_search, filenames, attachments, search_text, position)"
     " ORDER BY n.position"
     " ON CONFLICT (copy_id) DO NOTHING RETURNING copy_id, seq"
 )
+_HAS: Final[dict[str, LiteralString]] = {
+    "attachment": "c.attachments > 0",
+    "code": "c.codes_json <> '[]'",
+    "link": "c.links_json <> '[]'",
+}
 
 
 def _text(value: str) -> str:
@@ -77,7 +105,7 @@ class PostgresIndex:
     async def add(self, records: Sequence[CopyRecord]) -> None:
         if not records:
             return
-        columns: list[list[object]] = [[] for _ in range(15)]
+        columns: list[list[object]] = [[] for _ in range(21)]
         for r in records:
             row = (
                 r.copy_id,
@@ -95,6 +123,7 @@ class PostgresIndex:
                 r.direction,
                 encode_json(thread_input(r).participants),
                 len(r.thread.references) if r.thread is not None else 0,
+                *_search_columns(r.search),
             )
             for column, value in zip(columns, row, strict=True):
                 column.append(value)
@@ -283,6 +312,9 @@ class PostgresIndex:
                 " AND cl.message_key = g.message_key AND cl.until > %s)"
             )
             args += [identity.id, self._clock()]
+        if filters.query is not None:
+            sql.append("AND")
+            sql.append(_condition(filters.query, args))
         return sql, args
 
     async def cursor_of(
@@ -307,6 +339,56 @@ class PostgresIndex:
             cur = await conn.execute("SELECT address, origin_id, received_at FROM grants WHERE message_key = %s", key)
             grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
         return ids, grants
+
+
+def _search_columns(fields: SearchFields | None) -> tuple[str, str, str, str, int, str]:
+    """from_keys, to_keys (JSON), subject, file names, attachment count and text, as stored."""
+    if fields is None:
+        return "[]", "[]", "", "", 0, ""
+    return (
+        encode_json([k for k in fields.from_keys if "\x00" not in k]),
+        encode_json([k for k in fields.to_keys if "\x00" not in k]),
+        _text(fields.subject),
+        _text(fields.filenames),
+        fields.attachments,
+        _text(fields.text),
+    )
+
+
+def _condition(node: Node, args: list[object]) -> LiteralString:
+    """`node` as an SQL condition (never NULL) over copy `c`, grant `g` and mark `k`; its values appended to `args`."""
+    if isinstance(node, And | Or):
+        parts = [_condition(item, args) for item in node.items]
+        return "(" + (" AND " if isinstance(node, And) else " OR ").join(parts) + ")"
+    if isinstance(node, Not):
+        return "NOT " + _condition(node.item, args)
+    match node.field:
+        case "text":
+            args.append(phrase_needle(node))
+            return "(strpos(c.search_text, %s) > 0)"
+        case "subject":
+            args.append(phrase_needle(node))
+            return "(strpos(c.subject_search, %s) > 0)"
+        case "filename":
+            args.append(phrase_needle(node))
+            return "(strpos(c.filenames, %s) > 0)"
+        case "from":
+            args.append(node.value)
+            return "(%s::text = ANY(c.from_keys))"
+        case "to":
+            args.append(node.value)
+            return "(%s::text = ANY(c.to_keys))"
+        case "has":
+            return "(" + _HAS[node.value] + ")"
+        case "is":
+            return "coalesce(k.seen, false)" if node.value == "seen" else "(NOT coalesce(k.seen, false))"
+        case "after":
+            args.append(node.ts)
+            return "(c.received_at >= %s)"
+        case "before":
+            args.append(node.ts)
+            return "(c.received_at < %s)"
+    raise AssertionError(node.field)  # pragma: no cover
 
 
 async def _merge_thread(conn: Connection, address: str, loser: str, winner: str) -> None:

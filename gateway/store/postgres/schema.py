@@ -31,9 +31,10 @@ from gateway.store.postgres.database import Connection, Database
 __all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
 
 SCHEMA_VERSION: Final = 2
-INDEX_VERSION: Final = 4  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
+INDEX_VERSION: Final = 5  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
 # 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
-# 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads)
+# 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
+# 5 search (copies.from_keys/to_keys/subject_search/filenames/attachments/search_text)
 """The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""
@@ -167,7 +168,16 @@ CREATE TABLE copies (
     grants_json text NOT NULL,  -- every address this copy grants: a grant moves here when its copy leaves
     direction text NOT NULL CHECK (direction IN ('received', 'sent')),
     participants_json text NOT NULL,  -- From, To and Cc addresses (what a thread shows of it)
-    depth integer NOT NULL DEFAULT 0  -- Message-IDs in its References chain: a thread's order within one second
+    depth integer NOT NULL DEFAULT 0,  -- Message-IDs in its References chain: a thread's order within one second
+    -- What `?q=` reads (gateway/mail/search.py SearchFields): folded forms, exact address keys
+    -- (compared by equality), the attachments that count. No full-text index: a search scans
+    -- one identity's grants (gateway/store/postgres/index.py), and the text is TOASTed aside.
+    from_keys text[] NOT NULL DEFAULT '{}',
+    to_keys text[] NOT NULL DEFAULT '{}',
+    subject_search text NOT NULL DEFAULT '',
+    filenames text NOT NULL DEFAULT '',
+    attachments integer NOT NULL DEFAULT 0,
+    search_text text NOT NULL DEFAULT ''
 );
 CREATE INDEX copies_by_key ON copies (message_key);
 CREATE INDEX copies_by_time ON copies (received_at);

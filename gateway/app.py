@@ -34,6 +34,7 @@ from gateway.api.controllers.waits import WaitController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.api.hangups import client_gone_mid_body
 from gateway.api.openapi import openapi_config
+from gateway.api.queries import one_value_each
 from gateway.config import Settings
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
@@ -195,6 +196,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         },
         middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
         exception_handlers=with_ui_pages(EXCEPTION_HANDLERS),  # /ui errors are HTML pages
+        before_request=one_value_each,  # `?q=a&q=b` is a 400, not half a search
         before_send=[security_headers],  # CSP & co. on every /ui response, errors and 404s included
         lifespan=[lifespan],
         request_max_body_size=MAX_REQUEST_BYTES,

@@ -1,6 +1,6 @@
 """Command line: `serve`, `identity create|list|rotate|delete`, `token create|list|revoke`, `admin rotate`,
-`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads` (for shell scripts and
-CI steps) and `mcp`.
+`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads`, `search` (for shell
+scripts and CI steps) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Only `serve` takes every setting as a flag; the store commands take `--data-dir`, `--domain` and
@@ -9,11 +9,11 @@ Identity commands work on the local data directory directly (safe while the gate
 the store is SQLite in WAL mode). Without a configured domain they use the one the store is
 bound to. `store init --new` is the one way to start an empty store where one existed.
 
-`new`, `wait`, `rm`, `send` and `threads` are clients of a running gateway over its REST API
+`new`, `wait`, `rm`, `send`, `threads` and `search` are clients of a running gateway over its REST API
 (AGENTMAIL_URL), not of the data directory, and import nothing of the server. Tokens come from the environment and the
 0600 token file agentmail-mcp keeps, never from argv: `new` stores the identity's token there,
 so `wait ADDRESS` (and `send --from ADDRESS`) finds it. `wait` exits 0 when the mail came, 1 when it
-timed out, 2 on any error.
+timed out, 2 on any error; `search` 0 when something matched, 1 when nothing did (as grep).
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ DEFAULT_URL: Final = "http://127.0.0.1:8025"
 MAX_DURATION_SECONDS: Final = 10 * 365 * 86400
 """Longest --ttl or --timeout: the gateway's own limit on a lifetime."""
 _UNITS: Final = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
-_CLIENT_COMMANDS: Final = ("new", "wait", "rm", "send", "threads")
+_CLIENT_COMMANDS: Final = ("new", "wait", "rm", "send", "threads", "search")
+_SEARCH_PAGE: Final = 200  # the API's largest page
 
 
 def _store_flags() -> argparse.ArgumentParser:
@@ -183,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _client_commands(commands: Any) -> None:
-    """`new`, `wait`, `rm`, `send`, `threads`: clients of a running gateway (AGENTMAIL_URL), for scripts and CI."""
+    """`new`, `wait`, `rm`, `send`, `threads`, `search`: clients of a running gateway (AGENTMAIL_URL), for scripts."""
     url = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     url.add_argument(
         "--url", help=f"the gateway (default: AGENTMAIL_URL, else {DEFAULT_URL}); tokens only from the environment"
@@ -324,6 +325,33 @@ def _mail_commands(commands: Any, url: argparse.ArgumentParser) -> None:
         "--limit", type=_limit_arg, default=20, metavar="N", help="how many threads (default 20, at most 1000)"
     )
     threads.add_argument("--json", action="store_true", help="print the API's answer as JSON")
+
+    search = commands.add_parser(
+        "search",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=raw,
+        help="search an identity's mail on a running gateway (exit 0 found, 1 nothing matched, 2 error)",
+        description="Search ADDRESS's mail, newest first: one line per message (time, id, from, subject and\n"
+        "the codes found), or with --json the summaries as a JSON array. Exit status: 0 something\n"
+        "matched, 1 nothing did, 2 any other error (a query that cannot be read says where).\n\n"
+        'QUERY: words and "phrases" (subject and text), from:/to: an exact address or @domain,\n'
+        "subject:, filename:, has:attachment|code|link, is:seen|unseen, before:/after: a date\n"
+        "(2026-12-01) or an ISO instant, -negation, OR between terms; terms are ANDed. A QUERY\n"
+        "that starts with - goes after -- (`search ADDRESS -- -from:@example.com`).\n\n"
+        "The token is found as for `wait`: AGENTMAIL_IDENTITY_TOKEN, else the token file entry\n"
+        "`agentmail-gateway new` stored for ADDRESS, else AGENTMAIL_TOKEN (the admin token reads\n"
+        "any identity; a provisioner token reads no mail). Never from argv.",
+        epilog="examples:\n"
+        '  agentmail-gateway search "$AGENTMAIL_ADDRESS" "from:@stripe.com has:attachment"\n'
+        '  agentmail-gateway search "$AGENTMAIL_ADDRESS" \'subject:"reset your password" after:2026-12-01\' --json',
+    )
+    search.add_argument("address", metavar="ADDRESS", help="the identity's address (or its local part)")
+    search.add_argument("query", metavar="QUERY", help="what to find (one argument: quote it)")
+    search.add_argument(
+        "--limit", type=_limit_arg, default=20, metavar="N", help="how many, newest first (default 20, at most 1000)"
+    )
+    search.add_argument("--json", action="store_true", help="print the matching summaries as a JSON array")
 
 
 def _limit_arg(text: str) -> int:
@@ -687,6 +715,8 @@ def _client_main(args: argparse.Namespace) -> int:
                 return _send(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
             if args.command == "threads":
                 return _threads(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+            if args.command == "search":
+                return _search(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
             return _rm(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
         except WaitTimeout as exc:
             print(f"agentmail-gateway: {exc.detail}", file=sys.stderr)
@@ -930,6 +960,40 @@ def _threads(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenF
         head.append(f"participants: {', '.join(shown.participants)}")
         _out("\n".join([*head, "", *(_message_line(m) for m in shown.messages)]))
     return 0
+
+
+def _search(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFile, scope: str) -> int:
+    import msgspec
+
+    from gateway.client import AuthError, Gateway
+
+    found: list[Summary] = []
+    before: str | None = None
+    with _client(Gateway, url, None) as gw:
+        me = gw.identity(reader.address, reader.token)
+        try:
+            while len(found) < args.limit:
+                page = me.search(args.query, limit=min(_SEARCH_PAGE, args.limit - len(found)), before_id=before)
+                found += page.messages
+                before = page.next_before_id
+                if before is None or not page.messages:
+                    break
+        except AuthError as exc:
+            raise _refused_reader(reader, exc, tokens, scope) from None
+    if args.json:
+        _out(msgspec.json.encode(found).decode())
+    elif found:
+        _out("\n".join(_search_line(m) for m in found))
+    if not found:
+        print(f"agentmail-gateway: no message of {reader.address} matches", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _search_line(message: Summary) -> str:
+    codes = f"  code {', '.join(c.value for c in message.codes)}" if message.codes else ""
+    who = _one_line(message.from_ or "(none)")
+    return f"{_when(message.received_at)}  {message.id}  {who}  {_one_line(message.subject)}{_one_line(codes)}"
 
 
 def _one_line(text: str) -> str:

@@ -652,6 +652,69 @@ async def test_send_arguments_it_cannot_use_exit_2_before_any_request(sh: Shell,
     assert says in one_error_line(await sh.run("send", "--from", address, *args))
 
 
+# -- search ------------------------------------------------------------------------------------
+
+
+async def test_search_prints_one_line_per_match_newest_first_and_json(sh: Shell) -> None:
+    address, _ = await sh.new("searcher")
+    receipt = make_message(to=address, sender="Stripe <receipts@stripe.com>", subject="Receipt", text="Paid.")
+    receipt.add_attachment(b"%PDF-1.4\n", maintype="application", subtype="pdf", filename="invoice.pdf")
+    mails = [
+        (
+            make_message(to=address, sender="news@notstripe.com", subject="Stripe news", text="Not a receipt."),
+            [address],
+        ),
+        (receipt, [address]),
+        (make_message(to=address, sender="receipts@stripe.com", subject="Your code", text="Code 482913."), [address]),
+    ]
+    await sh.gateway.send_many(mails)
+    listing = {m["subject"]: m["id"] for m in (await sh.gateway.messages(address))["messages"]}
+
+    table = await sh.run("search", address, "from:@stripe.com")
+    assert table.code == 0, table.err
+    assert [line.split("  ")[1:] for line in table.lines] == [
+        [listing["Your code"], "receipts@stripe.com", "Your code", "code 482913"],
+        [listing["Receipt"], "Stripe <receipts@stripe.com>", "Receipt"],
+    ]
+    found = await sh.run("search", "searcher", "has:attachment filename:invoice", "--json")
+    assert found.code == 0, found.err
+    assert [m["id"] for m in json.loads(found.out)] == [listing["Receipt"]]
+    # A query that starts with "-" goes after "--"; --limit pages (newest first).
+    negated = await sh.run("search", address, "--limit", "1", "--", "-from:@stripe.com")
+    assert negated.code == 0 and [line.split("  ")[2:] for line in negated.lines] == [
+        ["news@notstripe.com", "Stripe news"]
+    ]
+    two = await sh.run("search", address, "--limit", "2", "--json", "receipt OR code")
+    assert [m["subject"] for m in json.loads(two.out)] == ["Your code", "Receipt"]
+    sh.assert_no_secret_shown()
+
+
+async def test_search_with_nothing_matching_exits_1_and_a_bad_query_2(sh: Shell) -> None:
+    address, _ = await sh.new()
+    await mail(sh, address, subject="Hello", text="Hi there.")
+    nothing = await sh.run("search", address, "xyzzy")
+    assert (nothing.code, nothing.out) == (1, "")
+    assert nothing.err == f"agentmail-gateway: no message of {address} matches\n"
+    as_json = await sh.run("search", address, "xyzzy", "--json")
+    assert (as_json.code, as_json.out) == (1, "[]\n")
+    line = one_error_line(await sh.run("search", address, "from:shop hello"))
+    assert "(at character 1: 'from:shop')" in line
+    line = one_error_line(await sh.run("search", address, "(hello"))
+    assert "unbalanced parenthesis" in line
+
+
+async def test_search_reads_with_the_admin_token_and_never_with_a_provisioners(sh: Shell, tmp_path: Path) -> None:
+    address, _ = await sh.gateway.create_identity("made-elsewhere")  # no token of it here
+    await mail(sh, address, subject="Hello", text="Hi there.")
+    refused = one_error_line(await sh.run("search", address, "hello"))
+    assert "AGENTMAIL_TOKEN may not do this" in refused
+    admin = await sh.run(
+        "search", address, "hello", AGENTMAIL_TOKEN=ADMIN_TOKEN, XDG_CONFIG_HOME=str(tmp_path / "elsewhere")
+    )
+    assert admin.code == 0 and admin.lines[0].endswith("  Hello"), admin.err
+    sh.assert_no_secret_shown()
+
+
 # -- durations (pure) --------------------------------------------------------------------------
 
 

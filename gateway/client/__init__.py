@@ -9,7 +9,8 @@
 
 :class:`Gateway` / :class:`Identity` block; :class:`AsyncGateway` / :class:`AsyncIdentity` are
 the same calls, awaited. Answers are the wire structs of :mod:`gateway.wire` (``Message``,
-``Summary``, ``Code``, ``Link``, ``SendResult``, ``Thread``); failures are :class:`GatewayError`
+``Summary``, ``MessagePage`` of a search, ``Code``, ``Link``, ``SendResult``, ``Thread``,
+``AttachmentText``); failures are :class:`GatewayError`
 subclasses, and a wait that times out raises :class:`WaitTimeout` naming what did arrive.
 :class:`File` is a file to attach to a mail sent. Nothing of the server is imported.
 The pytest plugin (:mod:`gateway.client.pytest_plugin`) builds on this.
@@ -34,12 +35,14 @@ from gateway.client.plans import WAIT_SEGMENT_SECONDS
 from gateway.client.sync import Gateway, Identity
 from gateway.wire import (
     Attachment,
+    AttachmentText,
     Code,
     Delivery,
     Header,
     IdentityInfo,
     Link,
     Message,
+    MessagePage,
     Rejected,
     SendResult,
     Summary,
@@ -55,6 +58,7 @@ __all__ = [
     "AsyncGateway",
     "AsyncIdentity",
     "Attachment",
+    "AttachmentText",
     "AuthError",
     "BadAnswer",
     "Code",
@@ -69,6 +73,7 @@ __all__ = [
     "InvalidRequest",
     "Link",
     "Message",
+    "MessagePage",
     "NotFound",
     "RateLimited",
     "Rejected",

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, TypeVar
 
@@ -18,6 +20,7 @@ from gateway.client import plans
 from gateway.client.errors import AuthError, NotFound
 from gateway.client.handle import (
     AttachmentLike,
+    Download,
     IdentityState,
     forward_body,
     no_reply,
@@ -114,13 +117,29 @@ class AsyncGateway:
         extensions = None
         if call.read_timeout is not None:
             extensions = {"timeout": httpx.Timeout(self._timeout, read=call.read_timeout).as_dict()}
+        request = self._http.build_request(
+            call.method, call.path, params=call.params, content=call.body, headers=headers, extensions=extensions
+        )
         try:
-            response = await self._http.request(
-                call.method, call.path, params=call.params, content=call.body, headers=headers, extensions=extensions
-            )
+            response = await self._http.send(request, stream=call.save_to is not None)
+            try:
+                if call.save_to is not None and 200 <= response.status_code < 300:
+                    # The file's writes go to a thread: a slow disk must not stall the event loop.
+                    download = await asyncio.to_thread(Download, call.save_to)
+                    try:
+                        async for chunk in response.aiter_bytes():
+                            await asyncio.to_thread(download.write, chunk)
+                    except BaseException:
+                        await asyncio.to_thread(download.discard)
+                        raise
+                    await asyncio.to_thread(download.finish)
+                    return Reply(response.status_code, b"", response.headers.get("retry-after"))
+                content = await response.aread()
+            finally:
+                await response.aclose()
         except httpx.RequestError as exc:  # its text can carry the request: only `where` is ever said
             return no_reply(exc)
-        return Reply(response.status_code, response.content, response.headers.get("retry-after"))
+        return Reply(response.status_code, content, response.headers.get("retry-after"))
 
     async def create_identity(
         self,
@@ -243,6 +262,39 @@ class AsyncIdentity(IdentityState):
         call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self._secret)
         return await self.gateway.run(plans.perform(self.gateway._policy, call))
 
+    async def search(self, query: str, *, limit: int = 50, before_id: str | None = None) -> wire.MessagePage:
+        """The messages matching `query`, newest first: a page of summaries and the `next_before_id` of the next.
+
+        The language: words and "phrases" (subject and text), `from:` / `to:` an exact address
+        or `@domain`, `subject:`, `filename:`, `has:attachment|code|link`, `is:seen|unseen`,
+        `before:` / `after:` a date or ISO instant, `-` to negate, `OR` between terms (AND is
+        implied). A query the gateway cannot read raises InvalidRequest naming the term.
+        """
+        gw = self.gateway
+        return await gw.run(
+            plans.search_messages(gw._policy, self.address, self._secret, query, limit=limit, before_id=before_id)
+        )
+
+    async def attachment(self, message_id: str, attachment_id: str) -> bytes:
+        """One attachment's decoded bytes (its `attachment_id` is in the message's `attachments`)."""
+        call = Call("GET", plans.attachment_path(self.address, message_id, attachment_id), self._secret)
+        return await self.gateway.run(plans.perform(self.gateway._policy, call))
+
+    async def save_attachment(self, message_id: str, attachment_id: str, path: str | os.PathLike[str]) -> Path:
+        """Stream one attachment into the file `path` (replaced once whole, mode 0600); returns the path."""
+        where = Path(path)
+        call = Call(
+            "GET", plans.attachment_path(self.address, message_id, attachment_id), self._secret, save_to=str(where)
+        )
+        await self.gateway.run(plans.save(self.gateway._policy, call))
+        return where
+
+    async def attachment_text(self, message_id: str, attachment_id: str) -> wire.AttachmentText:
+        """The text of a text-like attachment (text/*, CSV, JSON, calendar), capped: `truncated` says so."""
+        path = plans.attachment_path(self.address, message_id, attachment_id) + "/text"
+        call = Call("GET", path, self._secret)
+        return await self.gateway.run(plans.request(self.gateway._policy, call, wire.AttachmentText))
+
     async def delete_message(self, message_id: str) -> None:
         """Hide one message from this identity."""
         call = Call("DELETE", plans.message_path(self.address, message_id), self._secret)
@@ -336,13 +388,24 @@ class AsyncIdentity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> wire.Message | None:
-        """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came."""
+        """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came.
+
+        `q`: only mail matching this search (the language of :meth:`search`).
+        """
         __tracebackhide__ = True
         gw = self.gateway
         return await gw.run(
             plans.next_message(
-                gw._policy, self.address, self._secret, timeout=timeout, sender=sender, subject=subject, since=since
+                gw._policy,
+                self.address,
+                self._secret,
+                timeout=timeout,
+                sender=sender,
+                subject=subject,
+                since=since,
+                q=q,
             )
         )
 
@@ -353,14 +416,16 @@ class AsyncIdentity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> wire.Message:
         """The oldest unseen matching message (marked seen), waiting up to `timeout` s.
 
-        Mail that arrived before the call counts. Raises :class:`WaitTimeout`, whose message
-        lists what did arrive, when nothing matching comes in time.
+        Mail that arrived before the call counts. `q` narrows it to mail matching a search (the
+        language of :meth:`search`). Raises :class:`WaitTimeout`, whose message lists what did
+        arrive, when nothing matching comes in time.
         """
         __tracebackhide__ = True
-        return await self._wait_for(lambda m: m, "", timeout, sender, subject, since)
+        return await self._wait_for(lambda m: m, "", timeout, sender, subject, since, q)
 
     async def wait_for_code(
         self,
@@ -369,10 +434,11 @@ class AsyncIdentity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> str:
         """The one-time code of the first matching message that has one, as it is typed ("482913")."""
         __tracebackhide__ = True
-        return await self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since)
+        return await self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since, q)
 
     async def wait_for_link(
         self,
@@ -382,11 +448,12 @@ class AsyncIdentity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> str:
         """The best verification link of the first matching message (one whose URL has `contains`, if given)."""
         __tracebackhide__ = True
         wanted = " with a link" + (f" containing {contains!r}" if contains else "")
-        return await self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since)
+        return await self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since, q)
 
     async def _wait_for(
         self,
@@ -396,6 +463,7 @@ class AsyncIdentity(IdentityState):
         sender: str | None,
         subject: str | None,
         since: datetime | None,
+        q: str | None,
     ) -> T:
         __tracebackhide__ = True
         gw = self.gateway
@@ -409,6 +477,7 @@ class AsyncIdentity(IdentityState):
             sender=sender,
             subject=subject,
             since=since,
+            q=q,
         )
         return await gw.run(plan)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import os
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_URL",
     "AttachmentLike",
+    "Download",
     "File",
     "IdentityState",
     "Token",
@@ -188,6 +191,34 @@ def forward_body(
 ) -> wire.ForwardIn:
     """The request body of a forward."""
     return wire.ForwardIn(to=addresses(to), cc=addresses(cc), bcc=addresses(bcc), text=text, from_name=from_name)
+
+
+class Download:
+    """A file being written from an answer: a temporary file beside `path`, moved over it once whole.
+
+    A download cut halfway leaves `path` as it was (absent, or the old file), never a truncated
+    file a script would take for the attachment. The file is the user's alone (0600), as
+    `tempfile` makes it: an attachment may be an invoice or a password reset.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        fd, temporary = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".part", dir=self.path.parent)
+        self._temporary = Path(temporary)
+        self._file = os.fdopen(fd, "wb")
+
+    def write(self, chunk: bytes) -> None:
+        self._file.write(chunk)
+
+    def finish(self) -> None:
+        """The file is whole: it takes `path`'s place."""
+        self._file.close()
+        os.replace(self._temporary, self.path)
+
+    def discard(self) -> None:
+        self._file.close()
+        with contextlib.suppress(FileNotFoundError):
+            self._temporary.unlink()
 
 
 def no_reply(exc: httpx.RequestError) -> NoReply:

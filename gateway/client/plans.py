@@ -32,6 +32,7 @@ __all__ = [
     "Plan",
     "Policy",
     "Reply",
+    "attachment_path",
     "create_identity",
     "decode",
     "first_code",
@@ -47,6 +48,8 @@ __all__ = [
     "perform",
     "reply_to_message",
     "request",
+    "save",
+    "search_messages",
     "send",
     "send_message",
     "wait_for",
@@ -84,6 +87,9 @@ class Call:
     params: Mapping[str, str | int | float] | None = None
     body: bytes | None = None
     read_timeout: float | None = None
+    save_to: str | None = None
+    """A 2xx answer's body is streamed into this file (replaced whole, never left half written)
+    instead of being held in memory; the Reply then carries no content."""
 
     def __repr__(self) -> str:  # never the token
         return f"Call({self.method} {self.path})"
@@ -147,6 +153,10 @@ def identity_path(address: str) -> str:
 
 def message_path(address: str, message_id: str) -> str:
     return f"{identity_path(address)}/messages/{_segment(message_id)}"
+
+
+def attachment_path(address: str, message_id: str, attachment_id: str) -> str:
+    return f"{message_path(address, message_id)}/attachments/{_segment(attachment_id)}"
 
 
 def _params(**values: str | int | float | datetime | None) -> dict[str, str | int | float]:
@@ -316,6 +326,22 @@ def list_messages(
     return (yield from request(policy, call, wire.MessagePage)).messages
 
 
+def search_messages(
+    policy: Policy, address: str, token: str | None, query: str, *, limit: int, before_id: str | None = None
+) -> Plan[wire.MessagePage]:
+    """One page of the messages matching `query` (the gateway's `?q=` language), newest first."""
+    params = _params(q=query, limit=limit, before_id=before_id)
+    call = Call("GET", f"{identity_path(address)}/messages", token, params=params)
+    return (yield from request(policy, call, wire.MessagePage))
+
+
+def save(policy: Policy, call: Call) -> Plan[None]:
+    """`call`, retried as :func:`send` does, its answer streamed into `call.save_to`."""
+    __tracebackhide__ = True
+    assert call.save_to is not None
+    yield from send(policy, call)
+
+
 def _mail(policy: Policy, call: Call) -> Plan[wire.SendResult]:
     """A send, reply or forward: retried only on 429 (nothing was sent), its result decoded."""
     __tracebackhide__ = True
@@ -379,6 +405,7 @@ def next_message(
     subject: str | None = None,
     since: datetime | None = None,
     after_id: str | None = None,
+    q: str | None = None,
 ) -> Plan[wire.Message | None]:
     """The oldest unseen matching message once there is one, or None after `timeout` seconds.
 
@@ -393,7 +420,7 @@ def next_message(
     def arm() -> Call:  # made again after every pause: a segment never runs past the deadline
         segment = round(max(0.0, min(deadline - policy.clock(), policy.wait_segment)), 3)
         segments.append(segment)
-        params = _params(timeout=segment, sender=sender, subject=subject, since=since, after_id=after_id)
+        params = _params(timeout=segment, sender=sender, subject=subject, since=since, after_id=after_id, q=q)
         return Call("GET", path, token, params=params, read_timeout=segment + READ_GRACE_SECONDS)
 
     while True:
@@ -420,6 +447,7 @@ def wait_for(
     sender: str | None,
     subject: str | None,
     since: datetime | None,
+    q: str | None = None,
 ) -> Plan[T]:
     """Wait for the first message `pick` finds something in (skipping the others), or raise WaitTimeout."""
     __tracebackhide__ = True
@@ -436,6 +464,7 @@ def wait_for(
             subject=subject,
             since=since,
             after_id=after,
+            q=q,
         )
         if message is None:
             break
@@ -443,9 +472,8 @@ def wait_for(
         if found is not None:
             return found
         after = message.id  # read past it: an admin's wait does not mark mail seen
-    filters = ", ".join(
-        f"{name} containing {value!r}" for name, value in (("From", sender), ("Subject", subject)) if value
-    )
+    named = [f"{name} containing {value!r}" for name, value in (("From", sender), ("Subject", subject)) if value]
+    filters = ", ".join([*named, *([f"matching {q!r}"] if q else [])])
     try:
         arrived: list[wire.Summary] | None = yield from list_messages(
             policy, address, token, limit=_ARRIVALS_SHOWN, sender=None, subject=None, since=None

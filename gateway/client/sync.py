@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Self, TypeVar
 
@@ -14,6 +16,7 @@ from gateway.client import plans
 from gateway.client.errors import AuthError, NotFound
 from gateway.client.handle import (
     AttachmentLike,
+    Download,
     IdentityState,
     forward_body,
     no_reply,
@@ -110,13 +113,28 @@ class Gateway:
         extensions = None
         if call.read_timeout is not None:
             extensions = {"timeout": httpx.Timeout(self._timeout, read=call.read_timeout).as_dict()}
+        request = self._http.build_request(
+            call.method, call.path, params=call.params, content=call.body, headers=headers, extensions=extensions
+        )
         try:
-            response = self._http.request(
-                call.method, call.path, params=call.params, content=call.body, headers=headers, extensions=extensions
-            )
+            response = self._http.send(request, stream=call.save_to is not None)
+            try:
+                if call.save_to is not None and 200 <= response.status_code < 300:
+                    download = Download(call.save_to)
+                    try:
+                        for chunk in response.iter_bytes():
+                            download.write(chunk)
+                    except BaseException:
+                        download.discard()
+                        raise
+                    download.finish()
+                    return Reply(response.status_code, b"", response.headers.get("retry-after"))
+                content = response.read()
+            finally:
+                response.close()
         except httpx.RequestError as exc:  # its text can carry the request: only `where` is ever said
             return no_reply(exc)
-        return Reply(response.status_code, response.content, response.headers.get("retry-after"))
+        return Reply(response.status_code, content, response.headers.get("retry-after"))
 
     def create_identity(
         self,
@@ -237,6 +255,39 @@ class Identity(IdentityState):
         call = Call("GET", plans.message_path(self.address, message_id) + "/raw", self._secret)
         return self.gateway.run(plans.perform(self.gateway._policy, call))
 
+    def search(self, query: str, *, limit: int = 50, before_id: str | None = None) -> wire.MessagePage:
+        """The messages matching `query`, newest first: a page of summaries and the `next_before_id` of the next.
+
+        The language: words and "phrases" (subject and text), `from:` / `to:` an exact address
+        or `@domain`, `subject:`, `filename:`, `has:attachment|code|link`, `is:seen|unseen`,
+        `before:` / `after:` a date or ISO instant, `-` to negate, `OR` between terms (AND is
+        implied). A query the gateway cannot read raises InvalidRequest naming the term.
+        """
+        gw = self.gateway
+        return gw.run(
+            plans.search_messages(gw._policy, self.address, self._secret, query, limit=limit, before_id=before_id)
+        )
+
+    def attachment(self, message_id: str, attachment_id: str) -> bytes:
+        """One attachment's decoded bytes (its `attachment_id` is in the message's `attachments`)."""
+        call = Call("GET", plans.attachment_path(self.address, message_id, attachment_id), self._secret)
+        return self.gateway.run(plans.perform(self.gateway._policy, call))
+
+    def save_attachment(self, message_id: str, attachment_id: str, path: str | os.PathLike[str]) -> Path:
+        """Stream one attachment into the file `path` (replaced once whole, mode 0600); returns the path."""
+        where = Path(path)
+        call = Call(
+            "GET", plans.attachment_path(self.address, message_id, attachment_id), self._secret, save_to=str(where)
+        )
+        self.gateway.run(plans.save(self.gateway._policy, call))
+        return where
+
+    def attachment_text(self, message_id: str, attachment_id: str) -> wire.AttachmentText:
+        """The text of a text-like attachment (text/*, CSV, JSON, calendar), capped: `truncated` says so."""
+        path = plans.attachment_path(self.address, message_id, attachment_id) + "/text"
+        call = Call("GET", path, self._secret)
+        return self.gateway.run(plans.request(self.gateway._policy, call, wire.AttachmentText))
+
     def delete_message(self, message_id: str) -> None:
         """Hide one message from this identity."""
         call = Call("DELETE", plans.message_path(self.address, message_id), self._secret)
@@ -330,13 +381,24 @@ class Identity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> wire.Message | None:
-        """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came."""
+        """The oldest unseen matching message (marked seen), waiting up to `timeout` s; None if none came.
+
+        `q`: only mail matching this search (the language of :meth:`search`).
+        """
         __tracebackhide__ = True
         gw = self.gateway
         return gw.run(
             plans.next_message(
-                gw._policy, self.address, self._secret, timeout=timeout, sender=sender, subject=subject, since=since
+                gw._policy,
+                self.address,
+                self._secret,
+                timeout=timeout,
+                sender=sender,
+                subject=subject,
+                since=since,
+                q=q,
             )
         )
 
@@ -347,14 +409,16 @@ class Identity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> wire.Message:
         """The oldest unseen matching message (marked seen), waiting up to `timeout` s.
 
-        Mail that arrived before the call counts. Raises :class:`WaitTimeout`, whose message
-        lists what did arrive, when nothing matching comes in time.
+        Mail that arrived before the call counts. `q` narrows it to mail matching a search (the
+        language of :meth:`search`). Raises :class:`WaitTimeout`, whose message lists what did
+        arrive, when nothing matching comes in time.
         """
         __tracebackhide__ = True
-        return self._wait_for(lambda m: m, "", timeout, sender, subject, since)
+        return self._wait_for(lambda m: m, "", timeout, sender, subject, since, q)
 
     def wait_for_code(
         self,
@@ -363,10 +427,11 @@ class Identity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> str:
         """The one-time code of the first matching message that has one, as it is typed ("482913")."""
         __tracebackhide__ = True
-        return self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since)
+        return self._wait_for(plans.first_code, " with a code", timeout, sender, subject, since, q)
 
     def wait_for_link(
         self,
@@ -376,11 +441,12 @@ class Identity(IdentityState):
         sender: str | None = None,
         subject: str | None = None,
         since: datetime | None = None,
+        q: str | None = None,
     ) -> str:
         """The best verification link of the first matching message (one whose URL has `contains`, if given)."""
         __tracebackhide__ = True
         wanted = " with a link" + (f" containing {contains!r}" if contains else "")
-        return self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since)
+        return self._wait_for(plans.link_containing(contains), wanted, timeout, sender, subject, since, q)
 
     def _wait_for(
         self,
@@ -390,6 +456,7 @@ class Identity(IdentityState):
         sender: str | None,
         subject: str | None,
         since: datetime | None,
+        q: str | None,
     ) -> T:
         __tracebackhide__ = True
         gw = self.gateway
@@ -403,6 +470,7 @@ class Identity(IdentityState):
             sender=sender,
             subject=subject,
             since=since,
+            q=q,
         )
         return gw.run(plan)
 

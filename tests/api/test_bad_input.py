@@ -275,6 +275,66 @@ async def test_limit_bounds_are_accepted(gateway: RunningGateway, limit: int) ->
     assert (await gateway.messages(address, limit=limit))["messages"]
 
 
+# --- searches (`q`) ---------------------------------------------------------------------
+
+SEARCH_ROUTES = ["/messages", "/wait", "/events"]
+BAD_SEARCHES = [
+    # (q, what the detail quotes)
+    pytest.param("a\x00b", "'a\\x00b'", id="nul"),
+    pytest.param("(invoice receipt", "'('", id="unbalanced-open"),
+    pytest.param("invoice)", "')'", id="unbalanced-close"),
+    pytest.param("colour:red", "'colour:red'", id="unknown-operator"),
+    pytest.param('"never closed', "'\"never closed'", id="unterminated-quote"),
+    pytest.param("from:bob", "'from:bob'", id="from-without-domain"),
+    pytest.param("after:yesterday", "'after:yesterday'", id="bad-date"),
+    pytest.param("has:pdf", "'has:pdf'", id="unknown-has"),
+    pytest.param("a OR", "'OR'", id="dangling-or"),
+    pytest.param("-", "'-'", id="lone-minus"),
+    pytest.param("(" * 9 + "a" + ")" * 9, "'('", id="too-deep"),
+    pytest.param(" ".join(f"w{i}" for i in range(33)), "'w32'", id="too-many-terms"),
+]
+
+
+@pytest.mark.parametrize("route", SEARCH_ROUTES)
+@pytest.mark.parametrize(("q", "quoted"), BAD_SEARCHES)
+async def test_a_search_that_cannot_be_read_is_400_naming_the_term(
+    gateway: RunningGateway, route: str, q: str, quoted: str
+) -> None:
+    address, _ = await target(gateway)
+    params: dict[str, Any] = {"q": q, **({"timeout": 0} if route == "/wait" else {})}
+    response = await gateway.http.get(f"/v1/identities/{address}{route}", params=params)
+    body = assert_error(response, 400, "invalid_query")
+    assert re.search(r"\(at character \d+: .+\)$", body["detail"]), body
+    assert quoted in body["detail"], body
+    assert gateway.gw.hub.count == 0  # refused before any wait or stream began
+
+
+@pytest.mark.parametrize("route", SEARCH_ROUTES)
+@pytest.mark.parametrize("name", ["q", "from", "subject", "limit", "since", "am_" + "x" * 30])
+async def test_a_query_parameter_given_twice_is_400_not_half_read(
+    gateway: RunningGateway, route: str, name: str
+) -> None:
+    """`?q=a&q=b` would otherwise be read as one of them, silently: a search half of what was sent."""
+    address, _ = await target(gateway)
+    values = {"since": ["2026-01-01T00:00:00Z"] * 2, "limit": ["1", "2"]}.get(name, ["Hi", "receipt"])
+    params = [(name, v) for v in values] + ([("timeout", "0")] if route == "/wait" else [])
+    body = assert_error(await gateway.http.get(f"/v1/identities/{address}{route}", params=params), 400)
+    assert "given 2 times" in body["detail"], body
+    assert ("`" + name + "`" in body["detail"]) == (len(name) < 16), body  # a token-like name is never echoed
+    assert gateway.gw.hub.count == 0
+
+
+@pytest.mark.parametrize("route", SEARCH_ROUTES)
+async def test_a_search_over_1000_characters_is_400(gateway: RunningGateway, route: str) -> None:
+    address, _ = await target(gateway)
+    params: dict[str, Any] = {"q": "a" * 1001, **({"timeout": 0} if route == "/wait" else {})}
+    body = assert_error(await gateway.http.get(f"/v1/identities/{address}{route}", params=params), 400)
+    assert "q" in body["detail"] and "a" * 100 not in body["detail"], body  # named, never echoed whole
+    # 1000 is accepted: the bound is the documented one.
+    listing = await gateway.http.get(f"/v1/identities/{address}/messages", params={"q": "a" * 1000})
+    assert listing.status_code == 200, listing.text
+
+
 # --- routes and methods -----------------------------------------------------------------
 
 

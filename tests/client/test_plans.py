@@ -715,3 +715,77 @@ def test_a_sent_message_decodes_with_its_deliveries() -> None:
     }
     decoded = plans.decode(policy(Clock()), msgspec.json.encode(sent), wire.Message)
     assert decoded.direction == "sent" and decoded.delivery[0].status == "delivered"
+
+
+# --- search and attachments -------------------------------------------------------------------
+
+
+def test_search_asks_the_list_route_with_q_and_pages_by_before_id() -> None:
+    clock = Clock()
+    page = {"messages": [summary(2), summary(1)], "next_before_id": "m1"}
+    found, run = drive(
+        plans.search_messages(policy(clock), ADDRESS, TOKEN, "from:@shop.example -refund", limit=2, before_id="m9"),
+        clock,
+        lambda c, n: (0.0, Reply(200, msgspec.json.encode(page))),
+    )
+    assert [m.id for m in found.messages] == ["m2", "m1"] and found.next_before_id == "m1"
+    (call,) = [c for _, c in run.calls]
+    assert (call.method, call.path) == ("GET", f"/v1/identities/{ADDRESS}/messages")
+    assert call.params == {"q": "from:@shop.example -refund", "limit": 2, "before_id": "m9"}
+
+
+def test_a_search_the_gateway_cannot_read_is_invalid_request_with_its_detail() -> None:
+    clock = Clock()
+    detail = "unknown operator colour: (at character 1: 'colour:red')"
+    with pytest.raises(InvalidRequest) as raised:
+        drive(
+            plans.search_messages(policy(clock), ADDRESS, TOKEN, "colour:red", limit=50),
+            clock,
+            lambda c, n: (0.0, Reply(400, error(400, "invalid_query", detail))),
+        )
+    assert (raised.value.error, raised.value.detail) == ("invalid_query", detail)
+
+
+@pytest.mark.parametrize("attachment_id", ["2", "2.1", "..", "a/b"])
+def test_an_attachment_is_one_path_segment_under_its_message(attachment_id: str) -> None:
+    path = plans.attachment_path(ADDRESS, "m/1", attachment_id)
+    head, _, last = path.rpartition("/attachments/")
+    assert head == f"/v1/identities/{ADDRESS}/messages/m%2F1"
+    assert "/" not in last and last not in (".", "..")
+
+
+def test_save_sends_the_call_that_names_the_file_and_retries_it_after_503() -> None:
+    clock = Clock()
+    call = Call("GET", plans.attachment_path(ADDRESS, "m1", "2"), TOKEN, save_to="/tmp/out.pdf")
+    answers = [Reply(503, error(503, "unavailable"), retry_after="1"), Reply(200, b"")]
+    _, run = drive(plans.save(policy(clock), call), clock, lambda c, n: (0.0, answers[n]))
+    assert [c.save_to for _, c in run.calls] == ["/tmp/out.pdf", "/tmp/out.pdf"] and run.pauses == [(1000.0, 1.0)]
+
+
+def test_a_wait_passes_q_and_its_timeout_names_it() -> None:
+    clock = Clock()
+
+    def answer(call: Call, n: int) -> tuple[float, Reply]:
+        if call.path.endswith("/wait"):
+            return 5.0, Reply(408, error(408, "timeout"))
+        return 0.01, Reply(200, msgspec.json.encode({"messages": [], "next_before_id": None}))
+
+    plan = plans.wait_for(
+        policy(clock),
+        ADDRESS,
+        TOKEN,
+        plans.first_code,
+        " with a code",
+        timeout=5,
+        sender="shop",
+        subject=None,
+        since=None,
+        q="has:code -refund",
+    )
+    run = Run(clock)
+    with pytest.raises(WaitTimeout) as raised:
+        drive(plan, clock, answer, run)
+    assert all(c.params and c.params["q"] == "has:code -refund" for _, c in run.calls if c.path.endswith("/wait"))
+    assert str(raised.value).startswith(
+        f"no unseen message with a code (From containing 'shop', matching 'has:code -refund') arrived for {ADDRESS}"
+    )

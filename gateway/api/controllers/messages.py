@@ -15,14 +15,21 @@ from gateway.api.auth import mail_identity
 from gateway.api.schemas import error_responses
 from gateway.errors import InvalidInput
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery
+from gateway.mail.search import MAX_QUERY_CHARS, Node, parse_query
 from gateway.store import Identity, Principal
 
-__all__ = ["FROM", "MESSAGE_ID", "SINCE", "SUBJECT", "MessageController"]
+__all__ = ["FROM", "MESSAGE_ID", "SINCE", "SUBJECT", "MessageController", "Q", "search"]
 
 MESSAGE_ID: Final = "The message's `id` (opaque; from a listing, a wait or an event)."
 SINCE: Final = "Only mail received at or after this RFC 3339 time with a zone, e.g. `2026-01-01T00:00:00Z`."
 FROM: Final = "Only mail whose sender (`From`) holds this text, case-insensitively; up to 256 characters."
 SUBJECT: Final = "Only mail whose subject holds this text, case-insensitively; up to 256 characters."
+Q: Final = (
+    'A search, up to 1000 characters: words and `"phrases"` (subject and text), `from:`/`to:` an exact address'
+    " or `@domain`, `subject:`, `filename:`, `has:attachment|code|link`, `is:seen|unseen`.\n"
+    "`before:`/`after:` a date or ISO instant (UTC), `-` negates, `OR` between terms, terms are ANDed;"
+    " e.g. `from:@stripe.com has:attachment -refund`. A query that cannot be read is a 400 `invalid_query`."
+)
 
 
 class MessageController(Controller):
@@ -55,18 +62,21 @@ class MessageController(Controller):
             Literal["received", "sent", "all"],
             QueryParameter(description="`received` (the default), `sent` (mail this identity sent) or `all`."),
         ] = "received",
+        q: Annotated[str | None, QueryParameter(max_length=MAX_QUERY_CHARS, description=Q)] = None,
     ) -> wire.MessagePage | wire.MessagePageAfter:
         """Summaries of the identity's mail, with the codes and links found in each.
 
         The admin or the identity's own token. Newest first, paged by `before_id` (pass the
         answer's `next_before_id`, null on the last page); or, with `after_id`, oldest first after
         that message, paged by `next_after_id`. Filters combine: `since`, `from`, `subject`,
-        `direction` (received mail by default; `sent` lists what the identity sent, `all` both).
-        Listing marks nothing seen. 404 for an unknown identity or cursor.
+        `direction` (received mail by default; `sent` lists what the identity sent, `all` both),
+        and `q`, a search in the language its description gives (same paging, same shapes).
+        Listing marks nothing seen. 404 for an unknown identity or cursor; 400 `invalid_query`
+        for a query that cannot be read, its detail naming the term and where it stands.
         """
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
-        query = ListQuery(limit, before_id, after_id, since, sender, subject, direction)
+        query = ListQuery(limit, before_id, after_id, since, sender, subject, direction, search(q))
         page = await inbox.listing(identity, query)
         return schemas.message_page_after(page) if after_id is not None else schemas.message_page(page)
 
@@ -152,3 +162,10 @@ class MessageController(Controller):
         The admin or the identity's own token.
         """
         await inbox.delete(identity, message_id)
+
+
+def search(q: str | None) -> Node | None:
+    """The tree of a `?q=` search; None for none (an empty or blank `q` is no search either)."""
+    if q is None or not q.strip():
+        return None
+    return parse_query(q).root

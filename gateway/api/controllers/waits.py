@@ -17,11 +17,12 @@ from litestar.types import Receive
 from gateway import wire
 from gateway.api import schemas
 from gateway.api.auth import access_lost, mail_identity, still_authorized
-from gateway.api.controllers.messages import FROM, SINCE, SUBJECT
+from gateway.api.controllers.messages import FROM, SINCE, SUBJECT, Q, search
 from gateway.api.schemas import error_responses
 from gateway.errors import IndexRebuilding, InvalidInput, NotFound
 from gateway.hub import Hub, Subscription
 from gateway.inbox import MAX_PAGE, Inbox, ListQuery, WaitQuery
+from gateway.mail.search import MAX_QUERY_CHARS, Node
 from gateway.store import Identity, Principal
 from gateway.waiting import MAX_WAIT_SECONDS, handover
 
@@ -66,6 +67,7 @@ class WaitController(Controller):
         ] = None,
         sender: Annotated[str | None, QueryParameter(name="from", max_length=256, description=FROM)] = None,
         subject: Annotated[str | None, QueryParameter(max_length=256, description=SUBJECT)] = None,
+        q: Annotated[str | None, QueryParameter(max_length=MAX_QUERY_CHARS, description=Q)] = None,
     ) -> Response[wire.Message]:
         """Block until a matching unseen message exists, then return it whole (the oldest such first).
 
@@ -74,6 +76,7 @@ class WaitController(Controller):
         marks it seen, so asking again waits for the next mail (a re-sent code, not the old one).
         408 when none arrives within `timeout` seconds; 429 (with `Retry-After`) when too many
         waits are open. Behind a proxy, keep `timeout` under its read timeout and wait again.
+        `q` narrows it to mail matching a search (400 `invalid_query` at once when it cannot be read).
         """
         if since is not None and since.tzinfo is None:
             raise InvalidInput("since needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
@@ -81,7 +84,7 @@ class WaitController(Controller):
             inbox,
             hub,
             identity,
-            WaitQuery(include_seen, since, after_id, sender, subject),
+            WaitQuery(include_seen, since, after_id, sender, subject, search(q)),
             timeout,
             disconnected=lambda: _disconnected(request.receive),
             access_lost=lambda: access_lost(request, identity),
@@ -110,6 +113,7 @@ class WaitController(Controller):
                 description="Resume after this message id (as the `Last-Event-ID` header does).",
             ),
         ] = None,
+        q: Annotated[str | None, QueryParameter(max_length=MAX_QUERY_CHARS, description=Q)] = None,
     ) -> ServerSentEvent:
         """A `text/event-stream` that never ends: one `message` event per new message, its data the
         message's summary as JSON and its event id the message id; a comment every 15 s keeps it open.
@@ -117,8 +121,10 @@ class WaitController(Controller):
         The admin or the identity's own token. A new stream starts with mail arriving from now on;
         `Last-Event-ID` (header or query) replays every message after that one first. The stream
         ends when the token is rotated or revoked or the identity deleted. 429 when too many
-        streams and waits are open.
+        streams and waits are open. With `q`, only messages matching that search are sent (the
+        event ids stay message ids, so `Last-Event-ID` resumes after the last match delivered).
         """
+        query = search(q)  # 400 before the stream starts
         after = request.headers.get("last-event-id") or last_event_id
         if after is None:  # a new stream starts at "now": the newest message so far
             newest = (await inbox.listing(identity, ListQuery(limit=1))).summaries
@@ -129,7 +135,7 @@ class WaitController(Controller):
         # The stream's own `with` leaves the hub, but a client that hangs up at once cancels
         # the stream before it ever starts: the background task covers that (idempotent).
         return ServerSentEvent(
-            _stream(request, inbox, identity, subscription, after),
+            _stream(request, inbox, identity, subscription, after, query),
             background=BackgroundTask(_leave, hub, subscription),
         )
 
@@ -150,6 +156,7 @@ async def _stream(
     identity: Identity,
     subscription: Subscription,
     after: str | None,
+    query: Node | None,
 ) -> AsyncIterator[ServerSentEventMessage]:
     with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
         while True:
@@ -158,7 +165,7 @@ async def _stream(
             try:
                 # Oldest first from the cursor, or from the first message when nothing existed
                 # at the start: however many arrived before this wake-up, all go out, in order.
-                summaries = await inbox.newer(identity, after)
+                summaries = await inbox.newer(identity, after, query=query)
             except (IndexRebuilding, NotFound):
                 return  # the index is being rebuilt, or the cursor is gone: the client resumes later
             for summary in summaries:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import random
 import smtplib
 import sqlite3
@@ -79,13 +80,13 @@ class Mailer:
     def __init__(self, seed: int = 17) -> None:
         self.rng = random.Random(seed)
         self.words = vocabulary(self.rng)
-        self.weights = [1 / (rank + 1) for rank in range(len(self.words))]
+        self.cum = list(itertools.accumulate(1 / (rank + 1) for rank in range(len(self.words))))
         self.domains = [f"shop{i}.example" for i in range(58)] + ["stripe.com", "mail.stripe.com"]
 
     def message(self, i: int, rcpt: str) -> str:
         rng = self.rng
-        text = " ".join(rng.choices(self.words, self.weights, k=rng.randrange(40, 120)))
-        subject = " ".join(rng.choices(self.words, self.weights, k=rng.randrange(3, 8)))
+        text = " ".join(rng.choices(self.words, cum_weights=self.cum, k=rng.randrange(40, 120)))
+        subject = " ".join(rng.choices(self.words, cum_weights=self.cum, k=rng.randrange(3, 8)))
         if rng.random() < 0.05:
             sender = "Stripe <receipts@stripe.com>"
         else:

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.serve import ROOT, ServeProcess
+from tests.serve import ROOT, ServeProcess, wait_until
 
 README = ROOT / "README.md"
 
@@ -98,3 +98,102 @@ def test_the_agent_to_agent_example_sends_waits_and_replies(tmp_path: Path) -> N
             assert [m["direction"] for m in thread["messages"]] == ["sent", "received"]
             mine = planner.get("/v1/identities/planner@localhost/messages", params={"direction": "sent"}).json()
             assert [m["id"] for m in mine["messages"]] == [sent["id"]]
+
+
+def _section(heading: str) -> str:
+    """README's section `heading`, up to the next second-level heading."""
+    text = README.read_text()
+    found = re.search(rf"^{re.escape(heading)}\n(.*?)(?=^## )", text, re.MULTILINE | re.DOTALL)
+    assert found, f"README.md has no {heading!r} section"
+    return found[1]
+
+
+def test_the_search_table_examples_parse_as_their_operators_say() -> None:
+    from gateway.mail.search import parse_query, terms
+
+    section = _section("## Search and attachments")
+    table = section[section.index("| operator | meaning | example |") :].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (`[^|]*`|words) \| ([^|]*) \| (.*) \|$", table, re.MULTILINE)
+    assert len(rows) >= 14, rows
+    fields = {"from": "from", "to": "to", "subject": "subject", "filename": "filename", "has": "has", "is": "is"}
+    fields |= {"after": "after", "before": "before"}
+    for operator, _, examples in rows:
+        for example in re.findall(r"`([^`]+)`", examples):
+            root = parse_query(example).root  # raises on a README example the gateway cannot read
+            name = operator.strip("`").rstrip(":")
+            if name in fields:
+                assert any(t.field == fields[name] for t in terms(root)), (operator, example)
+    # The error quoted is the gateway's own, word for word.
+    quoted = re.search(r"`(has: takes [^`]*)\n?\s*([^`]*)`", section)
+    assert quoted, "the invalid_query example is gone"
+    detail = " ".join(f"{quoted[1]} {quoted[2]}".split())
+    try:
+        parse_query("has:pdf")
+    except Exception as error:
+        assert detail == getattr(error, "detail", None), error
+    else:
+        raise AssertionError("has:pdf parsed")
+
+
+def test_the_attachment_settings_are_the_gateways_with_their_defaults() -> None:
+    section = _section("## Search and attachments")
+    example = (ROOT / ".env.example").read_text()
+    rows = re.findall(r"^\| `(AGENTMAIL_[A-Z_]+)` \| `([^`]*)` \|", section, re.MULTILINE)
+    assert {name for name, _ in rows} == {
+        "AGENTMAIL_MAX_ATTACHMENTS",
+        "AGENTMAIL_MAX_ATTACHMENT_BYTES",
+        "AGENTMAIL_ATTACHMENT_TEXT_CHARS",
+    }
+    for name, default in rows:
+        assert re.search(rf"^{name}={re.escape(default)}$", example, re.MULTILINE), (name, default)
+
+
+def test_the_search_and_download_examples_run_as_written(tmp_path: Path) -> None:
+    import hashlib
+    from datetime import UTC, datetime
+    from email.message import EmailMessage
+
+    section = _section("## Search and attachments")
+    search_block, download_block = re.findall(r"^```sh\n(.*?)^```", section, re.MULTILINE | re.DOTALL)
+    assert "after:2026-12-01" in search_block
+    # Mail arrives today: the example's date is moved to today (UTC) so the search still finds it.
+    search_block = search_block.replace("after:2026-12-01", f"after:{datetime.now(UTC):%Y-%m-%d}")
+    pdf = b"%PDF-1.4\n" + bytes(range(256)) * 4
+    with ServeProcess(tmp_path / "data", tmp_path / "logs", domain="localhost") as serve:
+        admin = (serve.data_dir / "admin-token").read_text().strip()
+        with serve.client(admin) as client:
+            created = client.post("/v1/identities", json={"local_part": "demo"})
+            assert created.status_code == 201, created.text
+            token = created.json()["token"]
+        mails = []
+        for sender, subject, attach in (
+            ("Stripe <billing@stripe.com>", "Your receipt", True),
+            ("billing@stripe.com", "No file", False),
+            ("billing@stripe.com.evil.example", "Look-alike", True),
+        ):
+            mail = EmailMessage()
+            mail["From"], mail["To"], mail["Subject"] = sender, "demo@localhost", subject
+            mail.set_content("Thanks for your payment.")
+            if attach:
+                mail.add_attachment(pdf, maintype="application", subtype="pdf", filename="invoice.pdf")
+            mails.append(mail)
+        with serve.smtp() as smtp:
+            for mail in mails:
+                smtp.send_message(mail)
+        with serve.client(token) as client:
+            wait_until(lambda: len(list(serve.listing(client, "demo@localhost"))) == 3, 30, "three mails indexed")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")} | {"TOKEN": token}
+        run = subprocess.run(
+            ["bash", "-e", "-o", "pipefail", "-c", _local(search_block, serve)],
+            capture_output=True, text=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        (line,) = run.stdout.strip().splitlines()
+        message_id, subject = line.split("\t")
+        assert subject == "Your receipt"
+        run = subprocess.run(
+            ["bash", "-e", "-c", _local(download_block, serve)],
+            capture_output=True, text=True, env=env | {"ID": message_id}, timeout=60, cwd=tmp_path,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert hashlib.sha256((tmp_path / "invoice.pdf").read_bytes()).digest() == hashlib.sha256(pdf).digest()

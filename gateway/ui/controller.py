@@ -7,9 +7,10 @@
 | `POST /ui/logout` | ends the session server-side and clears its cookie |
 | `GET /ui/identities`, `POST /ui/identities` | admin: every identity; open one by address |
 | `POST /ui/identities/create` | admin: a new identity; its token is on the answer page only |
-| `GET /ui/identities/{address}` | an identity's messages, newest first (`before` pages; `refresh` reloads) |
+| `GET /ui/identities/{address}` | its messages, newest first (`q` searches; `before` pages; `refresh` reloads) |
 | `POST /ui/identities/{address}/delete` | admin: delete the identity (its name is quarantined) |
 | `GET /ui/identities/{address}/messages/{id}` | one message; `view` = text, html, headers or raw; links its thread |
+| `GET /ui/identities/{address}/messages/{id}/attachments/{attachment_id}` | download, as the API's route |
 | `GET /ui/identities/{address}/threads/{thread_id}` | one thread, oldest first, the messages the identity sent marked |
 | `POST /ui/identities/{address}/messages/{id}/delete` | hide the message from the identity |
 
@@ -38,10 +39,11 @@ from litestar.params import FromPath, FromQuery, QueryParameter, URLEncodedBody
 from litestar.response import Redirect
 
 from gateway.api.auth import mail_identity, managed_identity
-from gateway.errors import Forbidden, InvalidInput
+from gateway.errors import Forbidden, InvalidInput, InvalidQuery
 from gateway.inbox import FullMessage, Inbox, ListQuery
 from gateway.mail.render import visible_text
 from gateway.mail.sanitize import sanitize_html
+from gateway.mail.search import parse_query
 from gateway.redact import looks_like_token
 from gateway.store import Identity, Store
 from gateway.ui import pages, sessions
@@ -324,29 +326,46 @@ class UiController(Controller):
         session: NamedDependency[UiSession],
         inbox: NamedDependency[Inbox],
         address: FromPath[str],
+        q: FromQuery[str | None] = None,
         before: Annotated[str | None, QueryParameter(max_length=MAX_CURSOR_CHARS)] = None,
         refresh: Annotated[int | None, QueryParameter(ge=1, le=3600)] = None,
         until: Annotated[int | None, QueryParameter(ge=0)] = None,
     ) -> Response[str]:
-        """An identity's messages, newest first; with `refresh` (seconds) the page reloads itself.
+        """An identity's messages, newest first, only those matching the search `q` if given; with
+        `refresh` (seconds) the page reloads itself.
 
         The reload is a `Refresh` header on this page only (no script, never on a mail). It keeps
-        reloading until `until` (set on the first page, AUTO_REFRESH_FOR later), then stops.
+        reloading until `until` (set on the first page, AUTO_REFRESH_FOR later), then stops. A
+        search that cannot be read is this page again, 400, with the query's error and the box
+        holding what was typed (not the bare error page: the person fixes it where they typed it).
         """
         identity = await mail_identity(request, address)
         auto = _auto_refresh(refresh, until, now=time.time())
-        page = await inbox.listing(identity, ListQuery(PAGE_SIZE, before_id=before or None))
+        search = (q or "").strip() or None  # an empty box is the whole list
+        nav = _nav(session)
+        try:
+            query = None if search is None else parse_query(search)
+        except InvalidQuery as unreadable:
+            body = pages.messages_page(
+                nav, identity.address, [], next_before=None, paged=False, q=search, query_error=unreadable.detail
+            )
+            return _page(body, 400)
+        listing = ListQuery(PAGE_SIZE, before_id=before or None, query=None if query is None else query.root)
+        page = await inbox.listing(identity, listing)
         body = pages.messages_page(
-            _nav(session),
+            nav,
             identity.address,
             page.summaries,
             next_before=page.next_before_id,
             paged=bool(before),
             auto=auto,
+            q=search,
         )
         headers = {}
         if auto.every is not None and auto.until is not None:
-            again = pages.messages_url(identity.address, before=before or None, refresh=auto.every, until=auto.until)
+            again = pages.messages_url(
+                identity.address, q=search, before=before or None, refresh=auto.every, until=auto.until
+            )
             headers["Refresh"] = f"{auto.every}; url={again}"
         return _page(body, headers=headers)
 
@@ -391,6 +410,35 @@ class UiController(Controller):
         message = await inbox.read(identity, message_id, mark_seen=False)
         content = await _content(inbox, identity, message, view)
         return _page(pages.message_page(_nav(session), identity.address, message, content))
+
+    @get(
+        "/identities/{address:str}/messages/{message_id:str}/attachments/{attachment_id:str}",
+        operation_id="uiAttachment",
+        dependencies={"session": Provide(require_session)},
+    )
+    async def attachment(
+        self,
+        request: Request[Any, Any, Any],
+        session: NamedDependency[UiSession],
+        inbox: NamedDependency[Inbox],
+        address: FromPath[str],
+        message_id: FromPath[str],
+        attachment_id: FromPath[str],
+    ) -> Response[bytes]:
+        """One attachment as a download, answered as the API's download route answers (the same
+        headers, from the same `download_headers`); never marks the message seen.
+
+        The pages' own headers still go on top (policy.security_headers): the same CSP and
+        nosniff, `Cache-Control: no-store` and no referrer. A link on the message page is a
+        plain navigation to our own origin, which `Content-Disposition: attachment` turns into
+        a saved file: the page's CSP needs nothing more.
+        """
+        # Imported here: the API's module imports the pages' policy, and so this package, first.
+        from gateway.api.controllers.attachments import download_headers
+
+        identity = await mail_identity(request, address)
+        found = await inbox.attachment(identity, message_id, attachment_id)
+        return Response(found.data, headers=download_headers(found))
 
     @get(
         "/identities/{address:str}/threads/{thread_id:str}",

@@ -16,8 +16,10 @@ from typing import Final, Literal
 from urllib.parse import quote, urlencode
 
 from gateway.inbox import FullMessage
+from gateway.mail.attachments import fallback_filename
 from gateway.mail.models import Code, Link
 from gateway.mail.sanitize import Sanitized
+from gateway.mail.search import MAX_QUERY_CHARS
 from gateway.store import Identity, Summary, ThreadSummary
 from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
 
@@ -29,6 +31,7 @@ __all__ = [
     "MessageContent",
     "MessageViewName",
     "Nav",
+    "attachment_url",
     "created_page",
     "error_page",
     "identities_page",
@@ -86,13 +89,19 @@ class AutoRefresh:
 
 
 def messages_url(
-    address: str, *, before: str | None = None, refresh: int | None = None, until: int | None = None
+    address: str,
+    *,
+    q: str | None = None,
+    before: str | None = None,
+    refresh: int | None = None,
+    until: int | None = None,
 ) -> str:
-    """The message list of `address` (older pages with `before`; reloading every `refresh` s until `until`)."""
+    """The message list of `address`: only mail matching the search `q`, older pages with `before`,
+    reloading every `refresh` s until `until`."""
     url = f"/ui/identities/{quote(address, safe='@')}"
     query = {
         name: str(value)
-        for name, value in (("before", before), ("refresh", refresh), ("until", until))
+        for name, value in (("q", q), ("before", before), ("refresh", refresh), ("until", until))
         if value is not None
     }
     return f"{url}?{urlencode(query)}" if query else url
@@ -111,6 +120,11 @@ def message_delete_url(address: str, message_id: str) -> str:
 def thread_url(address: str, thread_id: str) -> str:
     """One thread of `address`: its messages oldest first, sent and received."""
     return f"{messages_url(address)}/threads/{quote(thread_id, safe='')}"
+
+
+def attachment_url(address: str, message_id: str, attachment_id: str) -> str:
+    """One attachment of a message of `address`, as a download."""
+    return f"{message_url(address, message_id)}/attachments/{quote(attachment_id, safe='')}"
 
 
 def message_url(address: str, message_id: str, view: MessageViewName = "text") -> str:
@@ -305,10 +319,15 @@ def messages_page(
     next_before: str | None,
     paged: bool,
     auto: AutoRefresh = AutoRefresh(),
+    q: str | None = None,
+    query_error: str | None = None,
 ) -> str:
     """An identity's messages, newest first: from, subject, received, codes and links as text.
 
-    Unread ones (not yet seen by the identity's agent) are marked; reading here never marks them.
+    With `q`, only the mail that search matches (every link of the page keeps it); with
+    `query_error`, the search could not be read: the page says why, keeps what was typed in
+    the box to fix, and lists nothing. Unread ones (not yet seen by the identity's agent) are
+    marked; reading here never marks them.
     """
     items = []
     for s in summaries:
@@ -321,28 +340,58 @@ def messages_page(
             f'<div class="from muted">{_e(s.from_header or "(no sender)")}</div>'
             f"{values}</li>"
         )
-    listing = f'<ol class="list">{"".join(items)}</ol>' if items else '<p class="muted">No messages.</p>'
-    newer = f'<a href="{_e(messages_url(address))}">← Newest</a>' if paged else "<span></span>"
-    older = f'<a href="{_e(messages_url(address, before=next_before))}">Older →</a>' if next_before is not None else ""
+    if query_error is not None:
+        listing = f'<p class="error" role="alert">{_e(query_error)}</p>'
+    elif items:
+        listing = f'<ol class="list">{"".join(items)}</ol>'
+    else:
+        listing = '<p class="muted">No messages match this search.</p>' if q else '<p class="muted">No messages.</p>'
+    newer = f'<a href="{_e(messages_url(address, q=q))}">← Newest</a>' if paged else "<span></span>"
+    older = ""
+    if next_before is not None:
+        older = f'<a href="{_e(messages_url(address, q=q, before=next_before))}">Older →</a>'
     pager = f'<nav class="pager">{newer}{older}</nav>' if paged or next_before is not None else ""
     body = (
         f'<h1 class="addr">{_e(address)}</h1>\n'
-        f"{_refresh_bar(address, auto)}\n"
+        f"{_search_form(address, q)}\n"
+        f"{_refresh_bar(address, auto, q)}\n"
         '<p class="muted">Codes and links are text: select one to copy it. "Unread" means its agent has not seen'
         " it yet (a wait or a read with its token); reading here does not mark mail seen.</p>\n"
         f"{listing}\n{pager}\n{_delete_identity_form(nav, address)}"
     )
-    return _document(address, body, nav)
+    return _document(f"{q} · {address}" if q else address, body, nav)
 
 
-def _refresh_bar(address: str, auto: AutoRefresh) -> str:
-    """A Refresh link and the auto-refresh choices (links: a GET, no form, no script)."""
-    refresh = messages_url(address, refresh=auto.every if auto.until is not None else None)
+def _search_form(address: str, q: str | None) -> str:
+    """The search box: a GET form (nothing changes, so no CSRF token), the API's `q` language.
+
+    What was typed comes back in the box, escaped; submitting starts from the newest match
+    (no `before`) with auto-refresh off.
+    """
+    clear = f' <a href="{_e(messages_url(address))}">Clear</a>' if q else ""
+    return (
+        f'<form class="search" method="get" action="{_e(messages_url(address))}" role="search">'
+        '<label for="q">Search</label>'
+        f'<div class="row"><input id="q" name="q" type="search" value="{_e(q or "")}" maxlength="{MAX_QUERY_CHARS}"'
+        ' autocomplete="off" autocapitalize="off" spellcheck="false"'
+        ' placeholder="from:@stripe.com has:attachment receipt">'
+        f'<button type="submit">Search</button>{clear}</div>'
+        '<p class="muted">Words, "exact phrases", <code>verif*</code>, <code>from:</code> and <code>to:</code>'
+        " (an exact address or @domain), <code>subject:</code>, <code>filename:</code>,"
+        " <code>has:attachment</code>, <code>is:unseen</code>, <code>after:2026-12-01</code>,"
+        " <code>-word</code> to exclude, <code>OR</code>.</p></form>"
+    )
+
+
+def _refresh_bar(address: str, auto: AutoRefresh, q: str | None = None) -> str:
+    """A Refresh link and the auto-refresh choices (links: a GET, no form, no script); a search is kept."""
+    refresh = messages_url(address, q=q, refresh=auto.every if auto.until is not None else None)
     current = ' aria-current="true"'
     off = auto.every is None or auto.stopped
-    choices = [f'<a href="{_e(messages_url(address))}"{current if off else ""}>off</a>']
+    choices = [f'<a href="{_e(messages_url(address, q=q))}"{current if off else ""}>off</a>']
     choices += [
-        f'<a href="{_e(messages_url(address, refresh=n))}"{current if n == auto.every and not off else ""}>{n} s</a>'
+        f'<a href="{_e(messages_url(address, q=q, refresh=n))}"{current if n == auto.every and not off else ""}>'
+        f"{n} s</a>"
         for n in REFRESH_CHOICES
     ]
     note = ""
@@ -410,7 +459,7 @@ def message_page(nav: Nav, address: str, message: FullMessage, content: MessageC
         f'<dl class="meta">{rows}</dl>\n{cut}{_deliveries(message)}{found}\n'
         f'<nav class="tabs" aria-label="Views">{tabs}</nav>\n'
         f"<section>{_view_body(message, content)}</section>\n"
-        f"{_attachments(message)}\n"
+        f"{_attachments(address, message)}\n"
         f'<form class="delete" method="post" action="{_e(message_delete_url(address, s.id))}">'
         f'{_csrf_field(nav.csrf)}<button class="danger" type="submit">Delete message</button>'
         ' <span class="muted">Hides it from this identity, as the API\'s DELETE does.</span></form>'
@@ -508,13 +557,30 @@ def _html_view(message: FullMessage, content: MessageContent) -> str:
     )
 
 
-def _attachments(message: FullMessage) -> str:
+def _attachments(address: str, message: FullMessage) -> str:
+    """The attachments: name, declared type and size, each a download link to our own route.
+
+    The name is the gateway's safe one (or the name its download gets); the type shown is the
+    sender's, the type served may be `application/octet-stream` (see mail.attachments).
+    """
     attachments = message.parsed.attachments
     if not attachments:
         return ""
-    rows = "".join(
-        f'<li><span class="subject">{_e(a.filename or "(no name)")}</span> '
-        f'<span class="muted">{_e(a.content_type)}</span> <span class="size">{_size(a.size)}</span></li>'
-        for a in attachments
+    rows = []
+    for a in attachments:
+        name = a.filename or (fallback_filename(a.attachment_id, a.content_type) if a.attachment_id else "(no name)")
+        shown = f'<span class="subject">{_e(name)}</span>'
+        if a.attachment_id:
+            url = attachment_url(address, message.summary.id, a.attachment_id)
+            shown = f'<a class="subject" href="{_e(url)}">{_e(name)}</a>'
+        rows.append(
+            f"<li>{shown} "
+            f'<span class="muted">{_e(a.content_type)}</span> <span class="size">{_size(a.size)}</span></li>'
+        )
+    more = ""
+    if message.attachments_truncated:
+        more = '<p class="notice">The message has more attachments than the gateway lists; its source has all.</p>'
+    return (
+        '<h2>Attachments</h2><p class="muted">A click downloads the file: it is never opened in the page.</p>'
+        f'<ul class="values attachments">{"".join(rows)}</ul>{more}'
     )
-    return f'<h2>Attachments</h2><ul class="values">{rows}</ul>'

@@ -50,7 +50,7 @@ p { margin: .5rem 0; }
 .card.narrow { max-width: 30rem; }
 form.inline { display: inline; margin: 0; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-input[type=password], input[type=text] {
+input[type=password], input[type=text], input[type=search] {
   width: 100%; font: inherit; padding: .55rem .7rem; color: var(--fg); background: var(--bg);
   border: 1px solid var(--line); border-radius: .4rem;
 }
@@ -125,6 +125,10 @@ form.danger { margin-top: 2rem; border-color: var(--bad-line); }
 form.danger h2 { margin-top: 0; }
 form.delete { margin: 1.5rem 0; }
 code.token { font-size: 1.1rem; padding: .3rem .6rem; }
+form.search { margin: 0 0 .75rem; }
+form.search label { margin-top: 0; }
+form.search .row { align-items: center; }
+form.search p { font-size: .9rem; }
 .pager { display: flex; justify-content: space-between; gap: 1rem; margin: 1rem 0; }
 @media (max-width: 40rem) {
   main { padding: .75rem; }

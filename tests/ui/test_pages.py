@@ -332,7 +332,7 @@ async def test_a_huge_source_is_cut_and_says_so(gateway: RunningGateway) -> None
     assert f"Showing the first {MAX_SHOWN_CHARS:,} of" in text
 
 
-async def test_attachments_show_names_and_sizes_only(gateway: RunningGateway) -> None:
+async def test_attachments_show_names_types_and_sizes_as_links_to_our_own_download(gateway: RunningGateway) -> None:
     mail = make_message(subject="Invoice", text="See attached.")
     mail.add_attachment(b"%PDF-1.4 " + b"x" * 2048, maintype="application", subtype="pdf", filename="invoice<1>.pdf")
     address, token, (message_id,) = await mailed_identity(gateway, "alice", mail)
@@ -340,8 +340,9 @@ async def test_attachments_show_names_and_sizes_only(gateway: RunningGateway) ->
         await login(client, token)
         page = (await client.get(message_path(address, message_id))).text
     assert "<h2>Attachments</h2>" in page
-    assert "invoice&lt;1&gt;.pdf" in page and "application/pdf" in page and "2.0 KiB" in page
-    assert "download" not in page.lower()
+    download = f"{message_path(address, message_id)}/attachments/2"
+    assert f'<a class="subject" href="{download}">invoice&lt;1&gt;.pdf</a>' in page
+    assert "application/pdf" in page and "2.0 KiB" in page
 
 
 async def test_reading_in_the_ui_never_marks_mail_seen(gateway: RunningGateway) -> None:

@@ -181,7 +181,7 @@ def content_disposition(filename: str) -> str:
     """``attachment; filename="…"; filename*=UTF-8''…`` for ``filename`` (RFC 6266, RFC 8187).
 
     The quoted ``filename`` is an ASCII fallback for old clients (accents dropped, anything else
-    outside printable ASCII, quotes, backslashes and percent signs as ``_``); ``filename*``
+    outside printable ASCII, quotes, slashes, backslashes and percent signs as ``_``); ``filename*``
     carries the name exactly, percent-encoded. Neither can hold a line break or a bare quote.
     """
     name = safe_filename(filename) or "attachment"
@@ -193,7 +193,8 @@ def content_disposition(filename: str) -> str:
 def _ascii(char: str) -> str:
     """``char`` in the ASCII fallback name: its unaccented form when it has one, else ``_``."""
     folded = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode("ascii")
-    return "".join(c if " " <= c <= "~" and c not in '"\\%' else "_" for c in folded) or "_"
+    # NFKD makes fullwidth solidi (U+FF0F) ASCII: no slash may reach the fallback name.
+    return "".join(c if " " <= c <= "~" and c not in '"\\%/' else "_" for c in folded) or "_"
 
 
 def is_text_like(content_type: str, filename: str | None) -> bool:

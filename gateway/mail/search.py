@@ -34,6 +34,7 @@ from gateway.mail.models import Attachment, ParsedMessage
 __all__ = [
     "MAX_QUERY_CHARS",
     "MAX_TERMS",
+    "MAX_TERM_CHARS",
     "MAX_TEXT_CHARS",
     "And",
     "Candidate",
@@ -58,6 +59,9 @@ MAX_QUERY_CHARS: Final = 1000
 MAX_TERMS: Final = 32
 MAX_DEPTH: Final = 8
 """Parentheses nested at most this deep."""
+MAX_TERM_CHARS: Final = 120
+"""Folded characters of one term (about 15 words): a substring test costs up to text x needle
+per message, so a longer needle is refused rather than scanned."""
 MAX_TEXT_CHARS: Final = 16_000
 """Folded characters kept of one message's text (subject, text part and rendered HTML): the
 index stays proportional to the mail count, and a verification mail fits many times over."""
@@ -190,10 +194,9 @@ class SearchFields:
 
 
 def counts_as_attachment(attachment: Attachment) -> bool:
-    """Whether `has:attachment` counts it: everything but an inline part the HTML refers to by Content-ID."""
-    disposition = getattr(attachment, "disposition", None)
-    content_id = getattr(attachment, "content_id", None)
-    return not (disposition != "attachment" and content_id)
+    """Whether `has:attachment` counts it: every part but one made to be shown inside the message,
+    i.e. with a Content-ID (what an HTML body embeds) and not marked `attachment`."""
+    return not (attachment.disposition != "attachment" and attachment.content_id)
 
 
 def search_fields(parsed: ParsedMessage, rendered_html_text: str | None) -> SearchFields:
@@ -320,8 +323,10 @@ def _lex(text: str) -> list[_Lexeme]:
         operator = _OPERATOR.match(text, at)
         if operator is not None:
             name = operator[1].lower()
-            if name in _SCHEMES:
-                name = ""  # a URL typed as words: its scheme is no operator
+            bare = operator.end() == end or text[operator.end()].isspace()
+            if name in _SCHEMES or (bare and name not in _FIELDS):
+                # A URL typed as words, or a word before a colon ("Re: hello"): no operator.
+                name = ""
             elif name not in _FIELDS:
                 raise _error(
                     f"unknown operator {operator[1]}: (known: {', '.join(sorted(set(_FIELDS) - {'older', 'newer'}))});"
@@ -455,10 +460,16 @@ def _term(lexeme: _Lexeme) -> Term:
 def _phrase(field: Field, lexeme: _Lexeme) -> Term:
     value = lexeme.value
     prefix = not lexeme.quoted and value.endswith("*") and len(value) > 1
-    folded = fold(value.removesuffix("*") if prefix else value, cap=MAX_QUERY_CHARS * 2)
+    folded = fold(value.removesuffix("*") if prefix else value, cap=MAX_QUERY_CHARS * 20)
     if not folded:
         raise _error(
             "nothing to search for: a term needs letters or digits", term=lexeme.text, position=lexeme.position
+        )
+    if len(folded) - 2 > MAX_TERM_CHARS:
+        raise _error(
+            f"a term longer than {MAX_TERM_CHARS} characters: search for fewer words",
+            term=lexeme.text,
+            position=lexeme.position,
         )
     return Term(field, folded.strip(), prefix=prefix)
 

@@ -501,6 +501,10 @@ def test_the_characters_taken_for_surely_kept_are_kept_by_the_tokenizer() -> Non
         ("from:@x.test has:attachment", None),
         ("a b", '"a" AND "b"'),
         ("\u0900\u0905", None),  # Devanagari: not surely kept, tested exactly only
+        ("a* receipt", '"receipt"'),  # a short prefix reads most of the vocabulary: left out
+        ("abc* ab*", '"abc" *'),
+        ("one three fifteen two", '"fifteen" AND "three"'),  # the two longest: the exact test checks the rest
+        ('"stripe receipt" recei*', '"stripe receipt" AND "recei" *'),
     ],
 )
 def test_the_fts_prefilter_takes_positive_text_terms_at_the_top(text: str, expected: str | None) -> None:

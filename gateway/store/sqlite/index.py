@@ -60,6 +60,8 @@ from gateway.store.sqlite.database import Database, transaction
 __all__ = ["SCAN_LIMIT", "SqliteIndex", "fts_query"]
 
 _CHUNK: Final = 500  # ids per IN (...) list: well under SQLite's variable limit
+MIN_FTS_PREFIX: Final = 3  # a shorter prefix term never joins the FTS5 pre-filter
+MAX_FTS_PHRASES: Final = 2  # phrases in one pre-filter
 SCAN_LIMIT: Final = 5000
 """Grants of an identity its searches test row by row alone; beyond, text terms pre-filter with FTS5.
 
@@ -522,13 +524,23 @@ def fts_query(root: Node) -> str | None:
 
     Only positive text terms ANDed at the top qualify; each is the phrase of its words (the
     last one a prefix for `verif*`), and one holding no character the tokenizer surely keeps
-    is left out (see _FTS_WORD).
+    is left out (see _FTS_WORD). The pre-filter reads the whole catch-all's postings on the
+    one store thread, so it stays cheap: a prefix shorter than MIN_FTS_PREFIX (`a*` expands to
+    most of the vocabulary) is left out, and at most MAX_FTS_PHRASES phrases are kept, the
+    longest (the rarest, most likely), since the exact test checks every term anyway.
     """
     items = root.items if isinstance(root, And) else (root,)
-    phrases = [
-        '"' + item.value.replace('"', '""') + '"' + (" *" if item.prefix else "")
+    usable = [
+        item
         for item in items
-        if isinstance(item, Term) and item.field == "text" and _FTS_WORD.search(item.value)
+        if isinstance(item, Term)
+        and item.field == "text"
+        and _FTS_WORD.search(item.value)
+        and not (item.prefix and len(item.value.rpartition(" ")[2]) < MIN_FTS_PREFIX)
+    ]
+    usable.sort(key=lambda item: (item.prefix, -len(item.value)))
+    phrases = [
+        '"' + item.value.replace('"', '""') + '"' + (" *" if item.prefix else "") for item in usable[:MAX_FTS_PHRASES]
     ]
     return " AND ".join(phrases) if phrases else None
 

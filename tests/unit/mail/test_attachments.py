@@ -176,6 +176,12 @@ DISPOSITIONS = [
         "attachment; filename=\"x  Set-Cookie: a=b\"; filename*=UTF-8''x%20%20Set-Cookie%3A%20a%3Db",
     ),
     ("../../etc/passwd", "attachment; filename=\"passwd\"; filename*=UTF-8''passwd"),
+    # Fullwidth full stops and solidi are no path, and NFKD must not make them one in the fallback.
+    (
+        "x\uff0e\uff0e\uff0f\uff0ebashrc",
+        "attachment; filename=\"x.._.bashrc\"; filename*=UTF-8''x%EF%BC%8E%EF%BC%8E%EF%BC%8F%EF%BC%8Ebashrc",
+    ),
+    ("..\uff0e\uff0fetc", "attachment; filename=\"_etc\"; filename*=UTF-8''%EF%BC%8E%EF%BC%8Fetc"),
     ("", "attachment; filename=\"attachment\"; filename*=UTF-8''attachment"),
 ]
 
@@ -195,6 +201,7 @@ def test_content_disposition_is_always_one_well_formed_header(name: str) -> None
     match = _HEADER.fullmatch(header)
     assert match is not None, header  # no unescaped quote or backslash in the quoted name
     assert unquote(match[2]) == (safe_filename(name) or "attachment")
+    assert "/" not in match[1] and not match[1].startswith(".")
     header.encode("latin-1")  # fits an HTTP header
 
 

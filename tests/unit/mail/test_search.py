@@ -15,6 +15,7 @@ from gateway.mail.models import Attachment
 from gateway.mail.parse import parse_message
 from gateway.mail.search import (
     MAX_QUERY_CHARS,
+    MAX_TERM_CHARS,
     MAX_TEXT_CHARS,
     And,
     Candidate,
@@ -61,6 +62,7 @@ def ts(iso: str) -> float:
         ("\uff43\uff4f\uff44\uff45", text("code")),  # fullwidth folds
         ("Straße", text("strasse")),  # casefold, not lower
         ("https://example.com/x", text("https example com x")),
+        ("Re: hello", And((text("re"), text("hello")))),  # a word before a colon is no operator
         ("10:30", text("10 30")),
         ("from:Bob@Example.COM", Term("from", "bob@example.com")),
         ("from:@stripe.com", Term("from", "@stripe.com")),
@@ -127,7 +129,16 @@ def test_a_malformed_query_is_a_400_that_points_at_the_term(query: str, position
 def test_an_overlong_query_is_refused_unread() -> None:
     with pytest.raises(InvalidQuery, match="longer than"):
         parse_query("a" * (MAX_QUERY_CHARS + 1))
-    assert parse_query("a" * MAX_QUERY_CHARS).root == text("a" * MAX_QUERY_CHARS)
+    assert parse_query(" ".join(["abcdefghijklmnopqrstuvwxyz"] * 32) + "   ").root == And(
+        tuple([text("abcdefghijklmnopqrstuvwxyz")] * 32)
+    )
+
+
+@pytest.mark.parametrize("term", ['"' + "a " * 61 + '"', "ß" * 61, "\ufdfa" * 8, "x" * 121])
+def test_a_term_over_the_needle_bound_is_refused(term: str) -> None:
+    with pytest.raises(InvalidQuery, match="longer than 120"):
+        parse_query(term)
+    assert parse_query("x" * MAX_TERM_CHARS).root == text("x" * MAX_TERM_CHARS)
 
 
 @settings(max_examples=300, deadline=None)

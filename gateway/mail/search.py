@@ -485,7 +485,7 @@ def _address_key(value: str, lexeme: _Lexeme) -> str:
             return "@" + lowered.rstrip(".")
         raise _error(
             f"{lexeme.name}: takes an exact address (bob@example.com) or a domain (@example.com);"
-            " to search names, use words",
+            " display names are not searched",
             term=lexeme.text,
             position=lexeme.position,
         )

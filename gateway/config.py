@@ -198,6 +198,38 @@ class Settings:
             kind="duration",
         ),
     )
+    webhook_allow: tuple[str, ...] = field(
+        default=(),
+        metadata=_doc(
+            "Networks (CIDRs, comma-separated) webhooks may call although they are private, loopback or"
+            " link-local, e.g. 10.0.0.0/8 or 127.0.0.1/32; loopback targets allowed here may use http://."
+        ),
+    )
+    webhook_timeout: float = field(
+        default=10.0,
+        metadata=_doc("How long one webhook call may take, connect to last byte (e.g. 10s).", kind="duration"),
+    )
+    webhook_retry_first: float = field(
+        default=5.0,
+        metadata=_doc(
+            "Wait before the first retry of a failed webhook call (e.g. 5s); the schedule after it"
+            " (30 s, 2 min, 10 min, ... up to 3 days) is scaled by the same factor.",
+            kind="duration",
+        ),
+    )
+    webhook_disable_after: float = field(
+        default=5 * 86400.0,
+        metadata=_doc(
+            "A webhook whose calls all failed for this long is disabled, with the reason shown (e.g. 5d).",
+            kind="duration",
+        ),
+    )
+    webhook_concurrency: int = field(
+        default=4, metadata=_doc("Calls in flight at once to one webhook (each identity's events stay in order).")
+    )
+    webhooks_per_identity: int = field(
+        default=10, metadata=_doc("Webhooks one identity (or one provisioner token) may hold.")
+    )
     imap_host: str = field(
         default="", metadata=_doc("Dovecot host; setting it selects the imap source instead of the embedded one.")
     )
@@ -386,6 +418,17 @@ def _validate(s: Settings) -> None:
         raise bad("database_url", "***", "must start with postgresql:// or postgres://")
     if not s.relay_retry_first > 0:
         raise bad("relay_retry_first", s.relay_retry_first, "must be more than 0 seconds")
+    for name in ("webhook_timeout", "webhook_retry_first", "webhook_disable_after"):
+        if not getattr(s, name) > 0:
+            raise bad(name, getattr(s, name), "must be more than 0 seconds")
+    for name in ("webhook_concurrency", "webhooks_per_identity"):
+        if getattr(s, name) < 1:
+            raise bad(name, getattr(s, name), "must be at least 1")
+    for cidr in s.webhook_allow:
+        try:
+            ipaddress.ip_network(cidr, strict=False)
+        except ValueError:
+            raise bad("webhook_allow", cidr, "not a network (write e.g. 10.0.0.0/8 or ::1/128)") from None
     if s.send_per_hour < 0:
         raise bad("send_per_hour", s.send_per_hour, "must not be negative (0 turns sending off)")
     if s.relay_url is not None:

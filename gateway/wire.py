@@ -13,9 +13,12 @@ from typing import Annotated, Final, Literal
 import msgspec
 
 __all__ = [
+    "EVENT_TYPES",
     "MAX_RECIPIENTS",
     "MAX_SUBJECT_CHARS",
     "MAX_TTL_SECONDS",
+    "MAX_WEBHOOK_URL",
+    "AddressedSummary",
     "ApiToken",
     "Attachment",
     "AttachmentText",
@@ -24,19 +27,28 @@ __all__ = [
     "CreateTokenIn",
     "CreatedApiToken",
     "CreatedIdentity",
+    "CreatedWebhook",
     "Delivery",
+    "DeliveryAttempt",
+    "DeliveryDetail",
+    "DeliveryFailedEvent",
+    "DeliveryPage",
     "ErrorBody",
+    "EventType",
     "ForwardIn",
     "Header",
     "IdentityInfo",
     "IdentityPage",
     "Link",
     "Message",
+    "MessageEvent",
     "MessagePage",
     "MessagePageAfter",
     "OutAttachment",
     "Rejected",
     "ReplyIn",
+    "RotateSecretIn",
+    "RotatedSecret",
     "RotatedToken",
     "SeenIn",
     "SendIn",
@@ -46,6 +58,10 @@ __all__ = [
     "Thread",
     "ThreadPage",
     "ThreadSummary",
+    "WebhookDelivery",
+    "WebhookIn",
+    "WebhookInfo",
+    "WebhookList",
 ]
 
 MAX_TTL_SECONDS: Final = 10 * 365 * 86400
@@ -342,3 +358,125 @@ class Thread(msgspec.Struct, frozen=True):
     participants: list[str]
     messages: list[Summary]
     """Oldest first, sent and received."""
+
+
+# Webhooks (gateway/push): management bodies, what the log shows, and the payloads receivers get.
+EventType = Literal["message.received", "message.sent", "message.delivery_failed"]
+EVENT_TYPES: Final = ("message.received", "message.sent", "message.delivery_failed")
+MAX_WEBHOOK_URL: Final = 2048
+
+
+class WebhookIn(_In, frozen=True):
+    """A webhook to create: its https URL, the events it wants (default: `message.received`), how it is signed."""
+
+    url: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_WEBHOOK_URL)]
+    events: Annotated[list[EventType], msgspec.Meta(min_length=1, max_length=len(EVENT_TYPES))] | None = None
+    description: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    signing: Literal["v1", "v1a"] = "v1"
+    """`v1`: HMAC-SHA256 with a shared secret (`whsec_…`); `v1a`: Ed25519, verified with `public_key` (`whpk_…`)."""
+
+
+class RotateSecretIn(_In, frozen=True):
+    """How long the old secret keeps signing alongside the new one (both signatures are sent)."""
+
+    grace_seconds: Annotated[int, msgspec.Meta(ge=0, le=7 * 24 * 3600)] = 24 * 3600
+
+
+class WebhookInfo(msgspec.Struct, frozen=True):
+    """A webhook as its owner sees it (never its secret)."""
+
+    id: str
+    url: str
+    events: list[str]
+    description: str | None
+    scope: Literal["identity", "provisioner", "admin"]
+    """`identity`: one identity's events; `provisioner`: every identity its token created; `admin`: every identity."""
+    address: str | None
+    """The identity of an `identity` webhook."""
+    signing: Literal["v1", "v1a"]
+    public_key: str | None
+    """`whpk_…` for `v1a` webhooks: what a receiver verifies with."""
+    created_at: datetime
+    disabled_at: datetime | None
+    disabled_reason: str | None
+    failing_since: datetime | None
+
+
+class CreatedWebhook(WebhookInfo, frozen=True, kw_only=True):
+    secret: str
+    """Shown this once: `whsec_…` (v1, give it to the receiver) or `whsk_…` (v1a, the gateway's signing key)."""
+
+
+class RotatedSecret(msgspec.Struct, frozen=True):
+    secret: str
+    public_key: str | None
+    previous_valid_until: datetime
+    """Until then every call carries a signature with the old secret too."""
+
+
+class WebhookList(msgspec.Struct, frozen=True):
+    webhooks: list[WebhookInfo]
+
+
+class WebhookDelivery(msgspec.Struct, frozen=True):
+    """One event for one webhook; `id` is the `webhook-id` header the receiver saw."""
+
+    id: str
+    webhook_id: str
+    event: str
+    address: str
+    status: Literal["queued", "delivered", "failed"]
+    attempts: int
+    created_at: datetime
+    next_attempt_at: datetime | None
+    """When the next attempt is due (queued deliveries)."""
+    last_status_code: int | None
+    last_error: str | None
+    finished_at: datetime | None
+
+
+class DeliveryAttempt(msgspec.Struct, frozen=True):
+    at: datetime
+    latency_ms: float
+    status_code: int | None
+    error: str | None
+    response_head: str
+    """The first 1 KB of what the receiver answered."""
+
+
+class DeliveryPage(msgspec.Struct, frozen=True):
+    deliveries: list[WebhookDelivery]
+    next_before: datetime | None
+
+
+class DeliveryDetail(WebhookDelivery, frozen=True, kw_only=True):
+    attempt_log: list[DeliveryAttempt]
+    payload: str
+    """The JSON body sent (and signed) on every attempt."""
+
+
+class MessageEvent(msgspec.Struct, frozen=True):
+    """A webhook's body for `message.received` and `message.sent`: the message's summary as the list route gives it."""
+
+    type: str
+    timestamp: datetime
+    address: str
+    message: Summary
+
+
+class DeliveryFailedEvent(msgspec.Struct, frozen=True):
+    """A webhook's body for `message.delivery_failed`: a recipient of a sent message that the relay gave up on."""
+
+    type: str
+    timestamp: datetime
+    address: str
+    message_id: str
+    """The sent message's Message-ID header."""
+    recipient: str
+    detail: str | None
+
+
+class AddressedSummary(Summary, frozen=True, kw_only=True, rename={"from_": "from"}):
+    """An event of `GET /v1/events`: a summary and the identity it was granted to."""
+
+    address: str

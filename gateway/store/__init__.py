@@ -13,7 +13,7 @@ Words used the same way in code, schema and API docs:
   which the code calls the Message-ID header.
 
 Concerns, each a Protocol in its own module: `Identities`, `Tokens`, `Quarantine`, `Marks`,
-`UiSessions`, `Claims`, `RateLimits`, `Outbox` (durable: the mailbox cannot give them back, so a store
+`UiSessions`, `Claims`, `RateLimits`, `Outbox`, `WebhookStore` (durable: the mailbox cannot give them back, so a store
 that cannot be trusted stops start-up instead of starting empty) and `MessageIndex` (a cache
 of the mailbox, rebuilt by the sync when missing, stale or corrupt).
 
@@ -59,12 +59,15 @@ from gateway.store.outbox import DeliveryState, Outbox, OutboxEntry
 from gateway.store.quarantine import Quarantine
 from gateway.store.sessions import UiSessions
 from gateway.store.tokens import Tokens
+from gateway.store.webhooks import Attempt, Delivery, Webhook, WebhookStore
 
 __all__ = [
     "ApiToken",
+    "Attempt",
     "Claims",
     "CopyRecord",
     "Cursor",
+    "Delivery",
     "DeliveryState",
     "Engine",
     "Filters",
@@ -83,6 +86,8 @@ __all__ = [
     "ThreadSummary",
     "Tokens",
     "UiSessions",
+    "Webhook",
+    "WebhookStore",
     "hash_token",
     "new_token",
 ]

@@ -24,6 +24,7 @@ from gateway.store.models import CopyRecord, Cursor, Filters, Grant, Identity, S
 
 __all__ = [
     "MAX_PARTICIPANTS",
+    "GrantPosition",
     "MessageIndex",
     "ThreadInput",
     "merged_away",
@@ -176,6 +177,21 @@ def moved_grants(
     return moved
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class GrantPosition:
+    """Where one grant stands in the order of the whole index: by insertion sequence, then address.
+
+    Event streams over many identities and the webhook feeder walk grants in this order; a
+    grant that moved to another copy keeps its position (see `moved_grants`).
+    """
+
+    seq: int
+    address: str
+    message_id: str = ""
+    """The copy the address reads the message through (not part of the order)."""
+    direction: Literal["received", "sent"] = "received"
+
+
 class MessageIndex(Protocol):
     """Write copies as the sync reads them; read an identity's messages."""
 
@@ -230,6 +246,16 @@ class MessageIndex(Protocol):
 
         `newest_first` overrides the order (e.g. the newest message after a cursor).
         """
+
+    async def grants_after(
+        self,
+        after: tuple[int, str] | None,
+        *,
+        limit: int,
+        direction: Literal["received", "sent", "all"] = "received",
+    ) -> list[GrantPosition]:
+        """Up to `limit` grants of `direction` after position `after` (seq, address), in index order
+        (from the first when None). Every address, identity or not: callers keep the ones they serve."""
 
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         """The message if `identity` is granted it (of `filters.direction`), inside `filters`, and not deleted."""

@@ -56,6 +56,8 @@ class Webhook:
     """Why it stopped being called (e.g. failing for N days); None while enabled."""
     failing_since: float | None = None
     """When the run of failed attempts began (None after a success)."""
+    address: str | None = None
+    """The address of an `identity` webhook's identity (read from the identities table; None otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -142,7 +142,10 @@ def prefill_maildir(data: Path, count: int, target_share: int, received_ts: floa
         (new / name).write_text(body)
 
 
-def start_gateway(data: Path, http_port: int, smtp_port: int, dsn: str | None = None) -> subprocess.Popen[bytes]:
+def start_gateway(
+    data: Path, http_port: int, smtp_port: int, dsn: str | None = None, extra: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`agentmail-gateway serve` on `data`, with `extra` AGENTMAIL_* settings on top of the bench's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTMAIL_")}
     if dsn is not None:
         env["AGENTMAIL_DATABASE_URL"] = dsn
@@ -154,7 +157,7 @@ def start_gateway(data: Path, http_port: int, smtp_port: int, dsn: str | None = 
         "AGENTMAIL_SMTP_PORT": str(smtp_port),
         "AGENTMAIL_LOG_LEVEL": "warning",
         "AGENTMAIL_RETENTION_DAYS": "0",
-    }
+    } | (extra or {})
     return subprocess.Popen(
         [sys.executable, "-m", "gateway", "serve", "--env-file", "/nonexistent"],
         env=env,

@@ -31,6 +31,7 @@ from gateway.api.controllers.system import HealthOut, health
 from gateway.api.controllers.threads import ThreadController
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.controllers.waits import WaitController
+from gateway.api.controllers.webhooks import IdentityWebhookController, WebhookController
 from gateway.api.exceptions import EXCEPTION_HANDLERS
 from gateway.api.hangups import client_gone_mid_body
 from gateway.api.openapi import openapi_config
@@ -42,6 +43,9 @@ from gateway.inbox import Inbox
 from gateway.outbound.outbox import Outbox
 from gateway.outbound.relay import RelayConfig
 from gateway.outbound.sending import Sending
+from gateway.push.feeder import Feeder
+from gateway.push.webhooks import Webhooks
+from gateway.push.worker import Deliverer
 from gateway.retention import Retention
 from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
@@ -77,6 +81,9 @@ class Gateway:
     hub: Hub
     outbox: Outbox
     sending: Sending
+    webhooks: Webhooks
+    feeder: Feeder
+    deliverer: Deliverer
     smtp_address: tuple[str, int] | None = None
     sync_task: asyncio.Task[None] | None = None
 
@@ -119,6 +126,24 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
     hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
     # Sent copies wake nobody: waits and event streams are for mail that arrives.
     sync.on_indexed(lambda records: hub.publish(a for r in records if r.direction == "received" for a in r.grants))
+    deliverer = Deliverer(
+        store,
+        allow=settings.webhook_allow,
+        timeout=settings.webhook_timeout,
+        retry_first=settings.webhook_retry_first,
+        concurrency=settings.webhook_concurrency,
+        disable_after=settings.webhook_disable_after,
+        clock=time.time,
+    )
+    feeder = Feeder(store, inbox, clock=time.time, on_enqueued=deliverer.wake)
+    sync.on_indexed(lambda _: feeder.wake())  # sent copies too: `message.sent`
+    webhooks = Webhooks(
+        store,
+        allow=settings.webhook_allow,
+        per_owner=settings.webhooks_per_identity,
+        clock=time.time,
+        on_retry=deliverer.wake,
+    )
     outbox = Outbox(
         store,
         source,
@@ -128,9 +153,12 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         max_bytes=settings.max_message_bytes,
         clock=time.time,
         retry_first=settings.relay_retry_first,
+        on_failed=lambda entry, state: feeder.delivery_failed(
+            entry.identity_id, entry.sender, entry.message_id, entry.id, state.address, state.detail
+        ),
     )
     sending = Sending(store, inbox, outbox, sync, max_bytes=settings.max_message_bytes, clock=time.time)
-    return Gateway(settings, store, source, sync, inbox, retention, hub, outbox, sending)
+    return Gateway(settings, store, source, sync, inbox, retention, hub, outbox, sending, webhooks, feeder, deliverer)
 
 
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
@@ -156,6 +184,9 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
         retention = asyncio.create_task(gw.retention.run(), name="retention")
         await gw.outbox.start()
         outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
+        await gw.deliverer.start()
+        feeder = asyncio.create_task(gw.feeder.run(), name="webhook feeder")
+        deliverer = asyncio.create_task(gw.deliverer.run(), name="webhook deliveries")
         try:
             listeners = await gw.source.listen(settings)  # SMTP intake (local), push listener (imap)
             gw.smtp_address = listeners.smtp_address
@@ -164,8 +195,10 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             await listeners.close()
             retention.cancel()
             outbox.cancel()  # what it was doing is in the store: the next start finishes it
+            feeder.cancel()  # the same: its cursor and the queued deliveries are in the store
+            deliverer.cancel()
             await gw.source.stop()  # the sync's next_batch returns None and it ends
-            _, pending = await asyncio.wait([sync, retention, outbox], timeout=5)
+            _, pending = await asyncio.wait([sync, retention, outbox, feeder, deliverer], timeout=5)
             for task in pending:  # never close the stores under a running task
                 task.cancel()
             if pending:
@@ -180,6 +213,8 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             ThreadController,
             WaitController,
             TokenController,
+            IdentityWebhookController,
+            WebhookController,
             # Mail to send carries its attachments in the body: its own, larger limit.
             Router(
                 "/", route_handlers=[SendController], request_max_body_size=send_body_limit(settings.max_message_bytes)
@@ -192,6 +227,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
             "hub": Provide(lambda: gw.hub, sync_to_thread=False),
             "sending": Provide(lambda: gw.sending, sync_to_thread=False),
+            "webhooks": Provide(lambda: gw.webhooks, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
         },
         middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],

@@ -19,6 +19,7 @@ from gateway.mail.models import Attachment
 from gateway.outbound.sending import Sent
 from gateway.store import ApiToken, Identity, Summary, ThreadSummary
 from gateway.store.outbox import DeliveryState
+from gateway.store.webhooks import Attempt, Delivery, Webhook
 
 __all__ = [
     "AUTHENTICATED_ERRORS",
@@ -26,6 +27,8 @@ __all__ = [
     "attachment",
     "attachment_text",
     "created_identity",
+    "created_webhook",
+    "delivery_detail",
     "error_responses",
     "identity_info",
     "message",
@@ -35,6 +38,9 @@ __all__ = [
     "summary",
     "thread",
     "thread_summary",
+    "time_of",
+    "webhook_delivery",
+    "webhook_info",
 ]
 
 _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
@@ -45,13 +51,16 @@ _ERRORS: Final[Mapping[int, str]] = MappingProxyType(
         403: "`forbidden`: a valid token on a path or an action it may not use (answered before any lookup).",
         404: "`not_found`: no such identity, message, cursor or token on a path the token may use.",
         408: "`timeout`: nothing matching arrived before the wait's `timeout`; wait again.",
-        409: "`conflict`: the name is taken, or still quarantined after a deletion.",
+        409: "`conflict`: the name is taken, or still quarantined after a deletion (or the owner holds the most"
+        " webhooks it may).",
         413: "`too_large`: the request body is over its limit (64 KiB; mail to send: the message size limit), or"
         " an attachment to download is over the gateway's download limit.",
         422: "`invalid_local_part`: the local part is malformed or reserved (`detail` says which rule);"
         " `invalid_mail`: mail to send that cannot be built as asked (a line break in a field, not one plain"
         " address); `recipient_refused`: a recipient out of the identity's send scope, or no relay (nothing"
-        " was sent); `not_text`: the text of an attachment that is not text (download it instead).",
+        " was sent); `not_text`: the text of an attachment that is not text (download it instead);"
+        " `webhook_target_refused`: a webhook URL that is not https, or whose host is (or resolves to) a"
+        " private, loopback, link-local or metadata address.",
         429: "`rate_limited`: too many open waits and streams, or unknown tokens from this address; retry after"
         " `Retry-After` seconds (also `retry_after_sec`).",
         503: "`mail_unavailable`, `store_unavailable`, `index_rebuilding` (retry after `Retry-After` seconds, also"
@@ -158,3 +167,62 @@ def thread_summary(t: ThreadSummary) -> wire.ThreadSummary:
 
 def thread(t: ThreadSummary, messages: Sequence[Summary]) -> wire.Thread:
     return wire.Thread(t.thread_id, t.subject, list(t.participants), [summary(s) for s in messages])
+
+
+def time_of(ts: float) -> datetime:
+    """A store's timestamp as the API's UTC time."""
+    return datetime.fromtimestamp(ts, UTC)
+
+
+def _time(ts: float | None) -> datetime | None:
+    return None if ts is None else time_of(ts)
+
+
+def webhook_info(h: Webhook) -> wire.WebhookInfo:
+    return wire.WebhookInfo(
+        id=h.id,
+        url=h.url,
+        events=list(h.events),
+        description=h.description,
+        scope=h.scope,
+        address=h.address,
+        signing=h.signing,
+        public_key=h.public_key,
+        created_at=datetime.fromtimestamp(h.created_ts, UTC),
+        disabled_at=_time(h.disabled_ts),
+        disabled_reason=h.disabled_reason,
+        failing_since=_time(h.failing_since),
+    )
+
+
+def created_webhook(h: Webhook) -> wire.CreatedWebhook:
+    return wire.CreatedWebhook(**msgspec.structs.asdict(webhook_info(h)), secret=h.secret)
+
+
+def webhook_delivery(d: Delivery) -> wire.WebhookDelivery:
+    return wire.WebhookDelivery(
+        id=d.id,
+        webhook_id=d.webhook_id,
+        event=d.event,
+        address=d.address,
+        status=d.status,
+        attempts=d.attempts,
+        created_at=datetime.fromtimestamp(d.created_ts, UTC),
+        next_attempt_at=_time(d.next_ts) if d.status == "queued" else None,
+        last_status_code=d.last_code,
+        last_error=d.last_error,
+        finished_at=_time(d.finished_ts),
+    )
+
+
+def delivery_detail(d: Delivery, attempts: Sequence[Attempt]) -> wire.DeliveryDetail:
+    return wire.DeliveryDetail(
+        **msgspec.structs.asdict(webhook_delivery(d)),
+        attempt_log=[
+            wire.DeliveryAttempt(
+                datetime.fromtimestamp(a.at_ts, UTC), round(a.latency_ms, 1), a.status_code, a.error, a.response_head
+            )
+            for a in attempts
+        ],
+        payload=d.payload.decode("utf-8", "replace"),
+    )

@@ -22,7 +22,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -35,7 +35,7 @@ from gateway.sources.base import MailSource
 from gateway.store import Identity, Store
 from gateway.store.outbox import DeliveryState, OutboxEntry
 
-__all__ = ["Outbox", "Submitted"]
+__all__ = ["FailedRecipient", "Outbox", "Submitted"]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,10 @@ class Submitted:
     accepted: tuple[str, ...]
 
 
+FailedRecipient = Callable[[OutboxEntry, DeliveryState], Awaitable[None]]
+"""Told of each recipient the relay gave up on, after it is recorded (webhooks: `message.delivery_failed`)."""
+
+
 class Outbox:
     """Sends for identities and finishes what was sent; one per gateway process."""
 
@@ -74,6 +78,7 @@ class Outbox:
         max_bytes: int,
         clock: Callable[[], float],
         retry_first: float = FIRST_DELAY,
+        on_failed: FailedRecipient | None = None,
     ) -> None:
         self._store = store
         self._source = source
@@ -83,6 +88,7 @@ class Outbox:
         self._max_bytes = max_bytes
         self._clock = clock
         self._retry_first = retry_first
+        self._on_failed = on_failed
         self._due = asyncio.Event()  # new work: look now
         self._mailbox_failures: dict[str, int] = {}  # entry id -> local steps failed in a row
 
@@ -250,6 +256,13 @@ class Outbox:
         await self._store.outbox.record(
             entry.id, results=states, attempts=attempts, next_ts=retry_at if retry_at is not None else now
         )
+        if self._on_failed is not None:
+            for state in states:
+                if state.status == "failed":
+                    try:
+                        await self._on_failed(entry, state)
+                    except Exception:
+                        log.exception("could not announce the failed delivery of %s", entry.message_id)
 
     async def _cancel(self, entry: OutboxEntry) -> None:
         """Give up what an entry of a deleted identity still had to do."""

@@ -57,6 +57,7 @@ T = TypeVar("T")
 
 PAGE_SIZE: Final = 50
 IDENTITY_PAGE_SIZE: Final = 100
+WEBHOOK_DELIVERIES: Final = 5  # the latest calls shown per webhook on an identity's page
 MAX_CURSOR_CHARS: Final = 256
 """Paging cursors (message ids, addresses) longer than this are refused (400) unread."""
 INLINE_WORK_CHARS: Final = 64 * 1024
@@ -325,6 +326,7 @@ class UiController(Controller):
         request: Request[Any, Any, Any],
         session: NamedDependency[UiSession],
         inbox: NamedDependency[Inbox],
+        store: NamedDependency[Store],
         address: FromPath[str],
         q: FromQuery[str | None] = None,
         before: Annotated[str | None, QueryParameter(max_length=MAX_CURSOR_CHARS)] = None,
@@ -352,6 +354,10 @@ class UiController(Controller):
             return _page(body, 400)
         listing = ListQuery(PAGE_SIZE, before_id=before or None, query=None if query is None else query.root)
         page = await inbox.listing(identity, listing)
+        hooks = []
+        if not before:  # the first page shows the identity's webhooks and what became of their latest calls
+            for hook in await store.webhooks.listing(identity_id=identity.id):
+                hooks.append((hook, await store.webhooks.deliveries(hook.id, limit=WEBHOOK_DELIVERIES)))
         body = pages.messages_page(
             nav,
             identity.address,
@@ -360,6 +366,7 @@ class UiController(Controller):
             paged=bool(before),
             auto=auto,
             q=search,
+            webhooks=hooks,
         )
         headers = {}
         if auto.every is not None and auto.until is not None:

@@ -21,6 +21,7 @@ from gateway.mail.models import Code, Link
 from gateway.mail.sanitize import Sanitized
 from gateway.mail.search import MAX_QUERY_CHARS
 from gateway.store import Identity, Summary, ThreadSummary
+from gateway.store.webhooks import Delivery, Webhook
 from gateway.ui.style import MAIL_FRAME_STYLESHEET, STYLESHEET
 
 __all__ = [
@@ -321,6 +322,7 @@ def messages_page(
     auto: AutoRefresh = AutoRefresh(),
     q: str | None = None,
     query_error: str | None = None,
+    webhooks: Sequence[tuple[Webhook, Sequence[Delivery]]] = (),
 ) -> str:
     """An identity's messages, newest first: from, subject, received, codes and links as text.
 
@@ -357,9 +359,37 @@ def messages_page(
         f"{_refresh_bar(address, auto, q)}\n"
         '<p class="muted">Codes and links are text: select one to copy it. "Unread" means its agent has not seen'
         " it yet (a wait or a read with its token); reading here does not mark mail seen.</p>\n"
-        f"{listing}\n{pager}\n{_delete_identity_form(nav, address)}"
+        f"{listing}\n{pager}\n{_webhooks(webhooks)}{_delete_identity_form(nav, address)}"
     )
     return _document(f"{q} · {address}" if q else address, body, nav)
+
+
+def _webhooks(webhooks: Sequence[tuple[Webhook, Sequence[Delivery]]]) -> str:
+    """The identity's webhooks and their latest deliveries, read-only (they are managed over the API)."""
+    if not webhooks:
+        return ""
+    items = []
+    for hook, deliveries in webhooks:
+        state = (
+            f'<span class="badge">disabled</span> <span class="muted">{_e(hook.disabled_reason or "")}</span>'
+            if hook.disabled_ts is not None
+            else ""
+        )
+        rows = "".join(
+            f"<li><code>{_e(d.id)}</code> {_e(d.event)} {_e(d.status)}"
+            f" · {d.attempts} attempt{'s' if d.attempts != 1 else ''}"
+            + (f" · HTTP {d.last_code}" if d.last_code is not None else "")
+            + (f' <span class="muted">{_e(d.last_error)}</span>' if d.last_error and d.status != "delivered" else "")
+            + f" {_time(d.created_ts)}</li>"
+            for d in deliveries
+        )
+        latest = f'<ul class="values">{rows}</ul>' if rows else '<p class="muted">No deliveries yet.</p>'
+        items.append(
+            f'<li><div class="line"><code>{_e(hook.url)}</code>{state}</div>'
+            f'<div class="muted">{_e(", ".join(hook.events))} · signed {_e(hook.signing)}'
+            f"{' · ' + _e(hook.description) if hook.description else ''}</div>{latest}</li>"
+        )
+    return f'<h2>Webhooks</h2><ol class="list">{"".join(items)}</ol>\n'
 
 
 def _search_form(address: str, q: str | None) -> str:

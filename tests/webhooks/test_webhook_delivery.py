@@ -1,0 +1,147 @@
+"""Webhooks end to end: real SMTP in, a real gateway, a real HTTP receiver that verifies what it gets.
+
+Signatures are checked on the receiving side with an independent implementation: the
+`standardwebhooks` package for `v1`, the specification's Ed25519 algorithm (with
+`cryptography`) for `v1a`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import itertools
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from standardwebhooks.webhooks import Webhook, WebhookVerificationError
+
+from gateway.config import Settings
+from tests.conftest import RunningGateway, make_message, run_gateway
+from tests.webhooks.receiver import Call, Receiver
+
+ALLOW = "127.0.0.1/32"
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with Receiver() as r:
+        yield r
+
+
+@pytest.fixture
+async def hooked(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
+    """A gateway that may call loopback receivers, retrying fast (the schedule scaled down 100 times)."""
+    settings = make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05")
+    async with run_gateway(settings) as gateway:
+        yield gateway
+
+
+async def create_hook(gateway: RunningGateway, address: str, token: str | None, **body: Any) -> dict[str, Any]:
+    client = gateway.http if token is None else gateway.client(token)
+    try:
+        response = await client.post(f"/v1/identities/{address}/webhooks", json=body)
+    finally:
+        if client is not gateway.http:
+            await client.aclose()
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def calls(receiver: Receiver, condition: Callable[[list[Call]], bool], timeout: float = 30) -> list[Call]:
+    return await asyncio.to_thread(receiver.wait_for, condition, timeout)
+
+
+def ed25519_valid(public_key: str, call: Call) -> bool:
+    """The spec's v1a check: an Ed25519 signature over `id.timestamp.body` with the `whpk_` key."""
+    key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key.removeprefix("whpk_")))
+    signed = f"{call.headers['webhook-id']}.{call.headers['webhook-timestamp']}.".encode() + call.body
+    for entry in call.headers["webhook-signature"].split():
+        version, _, signature = entry.partition(",")
+        if version != "v1a":
+            continue
+        try:
+            key.verify(base64.b64decode(signature), signed)
+        except InvalidSignature:
+            continue
+        return True
+    return False
+
+
+async def test_a_received_mail_is_posted_signed_with_its_summary_as_the_list_route_gives_it(
+    hooked: RunningGateway, receiver: Receiver
+) -> None:
+    address, token = await hooked.create_identity("hooked")
+    hook = await create_hook(hooked, address, token, url=receiver.url, description="ci")
+    assert hook["secret"].startswith("whsec_") and hook["events"] == ["message.received"]
+    await hooked.send(make_message(to=address, subject="Your code", text="Your code is 482913."), [address])
+    (call,) = await calls(receiver, lambda c: len(c) >= 1)
+    payload = Webhook(hook["secret"]).verify(call.body, call.headers)  # an independent verifier
+    listed = (await hooked.messages(address, token))["messages"][0]
+    assert payload == {
+        "type": "message.received",
+        "timestamp": payload["timestamp"],
+        "address": address,
+        "message": listed,
+    }
+    assert listed["codes"][0]["value"] == "482913" and listed["thread_id"]
+    assert call.headers["content-type"] == "application/json"
+    assert call.headers["webhook-id"].startswith("msg_")
+    # The receiver's library refuses a tampered body and a stale timestamp.
+    with pytest.raises(WebhookVerificationError):
+        Webhook(hook["secret"]).verify(call.body.replace(b"482913", b"482914"), call.headers)
+    stale = {**call.headers, "webhook-timestamp": str(int(time.time()) - 3600)}
+    with pytest.raises(WebhookVerificationError):
+        Webhook(hook["secret"]).verify(call.body, stale)
+
+
+async def test_v1a_signatures_verify_with_the_public_key_and_fail_when_tampered(
+    hooked: RunningGateway, receiver: Receiver
+) -> None:
+    address, token = await hooked.create_identity("signed")
+    hook = await create_hook(hooked, address, token, url=receiver.url, signing="v1a")
+    assert hook["secret"].startswith("whsk_") and hook["public_key"].startswith("whpk_")
+    async with hooked.client(token) as client:  # the public key stays readable; the secret never again
+        read = (await client.get(f"/v1/identities/{address}/webhooks/{hook['id']}")).json()
+    assert read["public_key"] == hook["public_key"] and "secret" not in read
+    await hooked.send(make_message(to=address), [address])
+    (call,) = await calls(receiver, lambda c: len(c) >= 1)
+    assert ed25519_valid(hook["public_key"], call)
+    tampered = Call(call.path, call.headers, call.body + b" ", call.at, call.status)
+    assert not ed25519_valid(hook["public_key"], tampered)
+
+
+async def test_a_receiver_that_is_down_gets_every_event_once_up_in_order_after_growing_gaps(
+    hooked: RunningGateway, receiver: Receiver
+) -> None:
+    address, token = await hooked.create_identity("patient")
+    hook = await create_hook(hooked, address, token, url=receiver.url)
+    receiver.status = 503
+    subjects = [f"mail {n}" for n in range(4)]
+    for subject in subjects:
+        await hooked.send(make_message(to=address, subject=subject), [address])
+    failing = await calls(receiver, lambda c: len(c) >= 4)
+    # Only the oldest event is tried while the receiver fails: the later ones wait behind it.
+    assert {c.headers["webhook-id"] for c in failing} == {failing[0].headers["webhook-id"]}
+    gaps = [b.at - a.at for a, b in itertools.pairwise(failing)]
+    assert gaps[2] > gaps[0], gaps
+    receiver.status = 200
+    await calls(receiver, lambda c: len([x for x in c if x.status == 200]) >= 4)
+    accepted = receiver.accepted()
+    # In order, each event once (the receiver answered 2xx to each the first time it came up).
+    assert [json.loads(c.body)["message"]["subject"] for c in accepted] == subjects
+    assert len({c.headers["webhook-id"] for c in accepted}) == 4
+    assert accepted[0].headers["webhook-id"] == failing[0].headers["webhook-id"]
+    page = (await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()
+    assert [d["status"] for d in page["deliveries"]] == ["delivered"] * 4
+    first = page["deliveries"][-1]
+    assert first["attempts"] >= 5 and first["last_status_code"] == 200
+    detail = await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries/{first['id']}")
+    assert detail.status_code == 200 and hook["secret"] not in detail.text
+    codes = [a["status_code"] for a in detail.json()["attempt_log"]]
+    assert codes[0] == 200 and set(codes[1:]) == {503}

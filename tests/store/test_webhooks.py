@@ -567,9 +567,14 @@ async def test_webhooks_and_their_queues_outlive_a_restart(
 # --- races ----------------------------------------------------------------------------------
 
 
-async def _second(open_store: StoreFactory) -> Store:
-    """The same files or database opened again: another process's (another gateway's) calls."""
-    return await open_store()
+async def _second(open_store: StoreFactory, store: Store) -> tuple[Store, Store]:
+    """The same files or database opened twice more: other processes' (other gateways') calls.
+
+    On PostgreSQL each pool keeps eight connections open, so the claims of a `gather` run at
+    once in the server instead of queueing for a connection.
+    """
+    kw = {"min_connections": 8, "max_connections": 8} if store.engine.kind == "postgresql" else {}
+    return await open_store(**kw), await open_store(**kw)
 
 
 async def test_many_claimers_at_once_never_get_one_delivery_twice(
@@ -581,9 +586,9 @@ async def test_many_claimers_at_once_never_get_one_delivery_twice(
     await store.webhooks.enqueue(
         [delivery(f"d{h}-{n}", f"wh_{h}", f"u{n}@{DOMAIN}", at=now + n) for h in range(3) for n in range(12)]
     )
-    other = await _second(open_store)
+    one, two = await _second(open_store, store)
     batches = await asyncio.gather(
-        *(s.webhooks.claim(now=now, lease=LEASE, limit=4, per_webhook=100) for s in [store, other] * 8)
+        *(s.webhooks.claim(now=now, lease=LEASE, limit=4, per_webhook=100) for s in [one, two] * 8)
     )
     got = [d.id for batch in batches for d in batch]
     assert len(got) == len(set(got)) == 36
@@ -597,13 +602,15 @@ async def test_racing_claimers_keep_to_the_per_webhook_cap_and_one_call_per_queu
     await store.webhooks.enqueue(
         [delivery(f"d{n}-{k}", "wh_1", f"u{n}@{DOMAIN}", at=now + k) for k in range(3) for n in range(10)]
     )
-    other = await _second(open_store)
-    batches = await asyncio.gather(
-        *(s.webhooks.claim(now=now, lease=LEASE, limit=3, per_webhook=4) for s in [store, other] * 6)
-    )
-    got = [d for batch in batches for d in batch]
-    assert len(got) == 4 and all(d.id.endswith("-0") for d in got)  # four queues' heads
-    assert len({d.address for d in got}) == 4
+    one, two = await _second(open_store, store)
+    for round_ in range(5):  # each round after the last one's leases ran out
+        at = now + round_ * LEASE
+        batches = await asyncio.gather(
+            *(s.webhooks.claim(now=at, lease=LEASE, limit=3, per_webhook=4) for s in [one, two] * 8)
+        )
+        got = [d for batch in batches for d in batch]
+        assert len(got) == 4 and all(d.id.endswith("-0") for d in got)  # four queues' heads
+        assert len({d.address for d in got}) == 4
 
 
 async def test_racing_records_and_retries_keep_one_head_per_queue(
@@ -615,9 +622,9 @@ async def test_racing_records_and_retries_keep_one_head_per_queue(
     assert await claim(store, now) == ["d0"]
     await deliver(store, "d0", now)
     assert await claim(store, now) == ["d1"]
-    other = await _second(open_store)
+    one, two = await _second(open_store, store)
     # d1 finishes while d0 (before it) is retried, from two processes at once.
-    await asyncio.gather(deliver(store, "d1", now), other.webhooks.retry("d0", now=now))
+    await asyncio.gather(deliver(one, "d1", now), two.webhooks.retry("d0", now=now))
     heads = await _rows(store, "SELECT id FROM webhook_deliveries WHERE head = true ORDER BY id")
     assert heads == [("d0",)]
     assert await claim(store, now) == ["d0"]

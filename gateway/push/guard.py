@@ -176,7 +176,10 @@ def check_url(url: str, allow: Iterable[str | Network] = ()) -> Target:
             "the webhook URL holds spaces, control characters, backslashes or non-ASCII characters"
             " (percent-encode them; write international names in punycode)"
         )
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a bracketed host that is no IPv6 address, say
+        raise TargetRefused("the webhook URL is malformed (an IPv6 address goes in brackets, nothing else)") from None
     if parts.scheme not in _DEFAULT_PORTS:
         raise TargetRefused("a webhook URL starts with https://")
     scheme: Literal["http", "https"] = "https" if parts.scheme == "https" else "http"

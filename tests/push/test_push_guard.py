@@ -8,7 +8,7 @@ from ipaddress import ip_address
 import pytest
 
 from gateway.errors import InvalidInput, TargetRefused
-from gateway.push.guard import Target, check_url, refusal, resolve
+from gateway.push.guard import Resolver, Target, check_url, refusal, resolve
 
 REFUSED_IPS = [
     ("127.0.0.1", "loopback"),
@@ -221,7 +221,7 @@ def test_allow_admits_its_networks_and_http_only_to_loopback_inside_it() -> None
         check_url("http://localhost:9/", ["10.0.0.0/8"])
 
 
-def stub(*answers: Sequence[str]) -> tuple[list[str], object]:
+def stub(*answers: Sequence[str]) -> tuple[list[str], Resolver]:
     """A resolver answering each call with the next list of addresses (the last one repeats)."""
     asked: list[str] = []
 
@@ -238,7 +238,7 @@ async def test_a_name_is_refused_when_any_answer_is_refused() -> None:
     with pytest.raises(
         TargetRefused, match=r"hooks.example.com resolves to 10.0.0.5, which is not a public address \(private"
     ):
-        await resolve(target, resolver=resolver)  # type: ignore[arg-type]
+        await resolve(target, resolver=resolver)
     assert asked == ["hooks.example.com:443"]
 
 
@@ -258,7 +258,7 @@ async def test_a_name_is_refused_when_any_answer_is_refused() -> None:
 async def test_a_name_resolving_to_an_internal_address_is_refused(answer: str) -> None:
     _, resolver = stub(["8.8.8.8", answer])
     with pytest.raises(TargetRefused, match="not a public address"):
-        await resolve(check_url("https://internal.example/"), resolver=resolver)  # type: ignore[arg-type]
+        await resolve(check_url("https://internal.example/"), resolver=resolver)
 
 
 async def test_rebinding_each_resolution_is_judged_on_its_own() -> None:
@@ -266,21 +266,21 @@ async def test_rebinding_each_resolution_is_judged_on_its_own() -> None:
     # would use) is refused; the call connects only to what one vetted lookup returned.
     target = check_url("https://rebind.example/")
     _, resolver = stub(["93.184.216.34"], ["127.0.0.1"])
-    assert await resolve(target, resolver=resolver) == (ip_address("93.184.216.34"),)  # type: ignore[arg-type]
+    assert await resolve(target, resolver=resolver) == (ip_address("93.184.216.34"),)
     with pytest.raises(TargetRefused, match="loopback"):
-        await resolve(target, resolver=resolver)  # type: ignore[arg-type]
+        await resolve(target, resolver=resolver)
 
 
 async def test_resolve_dedupes_keeps_order_and_refuses_nothing_or_garbage() -> None:
     target = check_url("https://multi.example/")
     _, resolver = stub(["2606:4700::1", "8.8.8.8", "2606:4700::1"])
-    assert await resolve(target, resolver=resolver) == (ip_address("2606:4700::1"), ip_address("8.8.8.8"))  # type: ignore[arg-type]
+    assert await resolve(target, resolver=resolver) == (ip_address("2606:4700::1"), ip_address("8.8.8.8"))
     _, empty = stub([])
     with pytest.raises(TargetRefused, match="does not resolve"):
-        await resolve(target, resolver=empty)  # type: ignore[arg-type]
+        await resolve(target, resolver=empty)
     _, garbage = stub(["not-an-ip"])
     with pytest.raises(TargetRefused, match="not an address"):
-        await resolve(target, resolver=garbage)  # type: ignore[arg-type]
+        await resolve(target, resolver=garbage)
 
     async def failing(host: str, port: int) -> Sequence[str]:
         raise OSError("name or service not known")
@@ -293,11 +293,11 @@ async def test_http_to_a_name_needs_every_answer_loopback_and_allowed() -> None:
     target = check_url("http://localhost:8080/", ["127.0.0.0/8"])
     _, both = stub(["127.0.0.1", "::1"])
     with pytest.raises(TargetRefused, match="::1"):
-        await resolve(target, ["127.0.0.0/8"], resolver=both)  # type: ignore[arg-type]
-    assert len(await resolve(target, ["127.0.0.0/8", "::1/128"], resolver=both)) == 2  # type: ignore[arg-type]
+        await resolve(target, ["127.0.0.0/8"], resolver=both)
+    assert len(await resolve(target, ["127.0.0.0/8", "::1/128"], resolver=both)) == 2
     _, public = stub(["8.8.8.8"])
     with pytest.raises(TargetRefused, match="not loopback"):
-        await resolve(target, ["127.0.0.0/8"], resolver=public)  # type: ignore[arg-type]
+        await resolve(target, ["127.0.0.0/8"], resolver=public)
 
 
 async def test_the_system_resolver_is_used_by_default() -> None:

@@ -13,7 +13,8 @@ statuses), the SMTP intake to its own replies (it raises none of these today).
     │   ├── InvalidMail      invalid_mail           422   mail that cannot be built as asked (injection, bad address)
     │   ├── InvalidQuery     invalid_query          400   a search query that cannot be read (points at the term)
     │   ├── RecipientRefused recipient_refused      422   a recipient out of reach (scope, no relay): nothing sent
-    │   └── NotText          not_text               422   the text of an attachment that is not text
+    │   ├── NotText          not_text               422   the text of an attachment that is not text
+    │   └── TargetRefused    webhook_target_refused 422   a webhook URL the SSRF guard refuses (not public, http)
     ├── Unauthorized         unauthorized           401   no token, or one that is unknown, revoked or expired
     ├── Forbidden            forbidden              403   a valid token on a path it may not use
     ├── NotFound             not_found              404   no such identity, message or token
@@ -47,6 +48,7 @@ __all__ = [
     "SourceUnavailable",
     "StoreError",
     "StoreUnavailable",
+    "TargetRefused",
     "TooLarge",
     "TooManyAttempts",
     "TooManyWaiters",
@@ -111,6 +113,14 @@ class NotText(InvalidInput):
     """The text of an attachment asked for, and it is not text (a PDF, an image): download it instead."""
 
     code = "not_text"
+
+
+class TargetRefused(InvalidInput):
+    """A webhook URL the gateway will not call: it (or what its name resolves to) is private,
+    loopback, link-local, metadata or otherwise not public, it is http:// outside the allowed
+    loopback networks, or it carries a user name or password (SSRF guard, gateway/push/guard.py)."""
+
+    code = "webhook_target_refused"
 
 
 class Unauthorized(GatewayError):

@@ -34,6 +34,7 @@ from gateway.errors import (
     SourceUnavailable,
     StoreError,
     StoreUnavailable,
+    TargetRefused,
     TooLarge,
     TooManyAttempts,
     TooManyWaiters,
@@ -69,6 +70,7 @@ HTTP_STATUSES: Final[Mapping[type[GatewayError], int]] = MappingProxyType(
         InvalidMail: 422,  # well-formed JSON, but not a mail we will build (injection, bad address)
         RecipientRefused: 422,  # a recipient out of the identity's send scope, or no relay
         NotText: 422,  # well-formed, but the attachment has no text to give: it is downloaded instead
+        TargetRefused: 422,  # a well-formed URL the SSRF guard will not call
         Unauthorized: 401,
         Forbidden: 403,
         NotFound: 404,

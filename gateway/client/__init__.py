@@ -12,6 +12,8 @@ the same calls, awaited. Answers are the wire structs of :mod:`gateway.wire` (``
 ``Summary``, ``MessagePage`` of a search, ``Code``, ``Link``, ``SendResult``, ``Thread``,
 ``AttachmentText``); failures are :class:`GatewayError`
 subclasses, and a wait that times out raises :class:`WaitTimeout` naming what did arrive.
+A receiver of the gateway's webhooks checks each call with :func:`verify_webhook` (Standard
+Webhooks `v1` and `v1a`; it raises :class:`WebhookVerificationError`).
 :class:`File` is a file to attach to a mail sent. Nothing of the server is imported.
 The pytest plugin (:mod:`gateway.client.pytest_plugin`) builds on this.
 """
@@ -33,6 +35,8 @@ from gateway.client.errors import (
 from gateway.client.handle import File
 from gateway.client.plans import WAIT_SEGMENT_SECONDS
 from gateway.client.sync import Gateway, Identity
+from gateway.push.signing import WebhookVerificationError
+from gateway.push.signing import verify as verify_webhook
 from gateway.wire import (
     Attachment,
     AttachmentText,
@@ -84,6 +88,8 @@ __all__ = [
     "Unavailable",
     "Unreachable",
     "WaitTimeout",
+    "WebhookVerificationError",
+    "verify_webhook",
 ]
 
 

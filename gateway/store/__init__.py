@@ -128,4 +128,5 @@ class Store:
     claims: Claims
     limits: RateLimits
     outbox: Outbox
+    webhooks: WebhookStore
     index: MessageIndex

@@ -12,20 +12,32 @@ from gateway.errors import InvalidInput
 from gateway.mail.models import Code, Link
 from gateway.store.models import Identity, Summary
 from gateway.store.outbox import DeliveryState, OutboxEntry
+from gateway.store.webhooks import Attempt, Delivery, DeliveryStatus, Webhook, WebhookScope
 
 __all__ = [
+    "ATTEMPTS_KEPT",
+    "ATTEMPT_COLUMNS",
+    "HOOK_DELIVERY_COLUMNS",
     "IDENTITY_COLUMNS",
     "OUTBOX_COLUMNS",
+    "RESPONSE_HEAD_CHARS",
     "SEND_SCOPES",
+    "WEBHOOK_COLUMNS",
     "ascii_lower",
+    "attempt_of",
     "check_choice",
+    "check_webhook",
+    "clip",
     "decode_addresses",
     "delivery_of",
     "encode_json",
     "entry_of",
+    "hook_delivery_of",
     "identity_of",
     "retry_after",
     "summary_of",
+    "webhook_of",
+    "webhook_values",
 ]
 
 IDENTITY_COLUMNS: Final = (
@@ -40,6 +52,22 @@ OUTBOX_COLUMNS: Final = (
 )
 """What `entry_of` reads, in its order."""
 SEND_SCOPES: Final = ("none", "local", "any")
+WEBHOOK_COLUMNS: Final = (
+    "id, scope, identity_id, token_id, url, events_json, description, signing, secret, public_key, created_at,"
+    " previous_secret, previous_until, disabled_at, disabled_reason, failing_since"
+)
+"""What `webhook_of` reads, in its order."""
+HOOK_DELIVERY_COLUMNS: Final = (
+    "id, webhook_id, address, event, payload, created_at, status, attempts, next_at, last_code, last_error, finished_at"
+)
+"""What `hook_delivery_of` reads, in its order (a webhook delivery, not an outbox recipient's `delivery_of`)."""
+ATTEMPT_COLUMNS: Final = "delivery_id, at, latency_ms, status_code, error, response_head"
+"""What `attempt_of` reads, in its order."""
+ATTEMPTS_KEPT: Final = 50
+"""Attempts logged per delivery: the newest ones. A delivery retried by hand again and again
+would otherwise grow its log without end (the schedule alone gives up after about 15)."""
+RESPONSE_HEAD_CHARS: Final = 1024
+"""What the log keeps of an answer's body, and of an error text: enough to see why, never a whole page."""
 
 # ASCII only, as in mail/recipients.py: Unicode lowercasing folds KELVIN SIGN into "k".
 _ASCII_LOWER: Final = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
@@ -143,3 +171,100 @@ def retry_after(event_times: Sequence[Any], limit: int, window: float, now: floa
     # The oldest of the last `limit` events leaving the window brings the key under it;
     # a whole second past that moment, so a client that waits exactly this long gets in.
     return max(1, int(float(event_times[-1]) + window - now) + 1)
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def webhook_of(row: Sequence[Any]) -> Webhook:
+    """A webhook from a row of WEBHOOK_COLUMNS."""
+    return Webhook(
+        id=str(row[0]),
+        scope=cast(WebhookScope, str(row[1])),
+        identity_id=None if row[2] is None else int(row[2]),
+        token_id=_str(row[3]),
+        url=str(row[4]),
+        events=_TO.decode(str(row[5])),
+        description=_str(row[6]),
+        signing=cast(Literal["v1", "v1a"], str(row[7])),
+        secret=str(row[8]),
+        public_key=_str(row[9]),
+        created_ts=float(row[10]),
+        previous_secret=_str(row[11]),
+        previous_until=_float(row[12]),
+        disabled_ts=_float(row[13]),
+        disabled_reason=_str(row[14]),
+        failing_since=_float(row[15]),
+    )
+
+
+def hook_delivery_of(row: Sequence[Any]) -> Delivery:
+    """A webhook delivery from a row of HOOK_DELIVERY_COLUMNS."""
+    return Delivery(
+        id=str(row[0]),
+        webhook_id=str(row[1]),
+        address=str(row[2]),
+        event=str(row[3]),
+        payload=bytes(row[4]),
+        created_ts=float(row[5]),
+        status=cast(DeliveryStatus, str(row[6])),
+        attempts=int(row[7]),
+        next_ts=float(row[8]),
+        last_code=None if row[9] is None else int(row[9]),
+        last_error=_str(row[10]),
+        finished_ts=_float(row[11]),
+    )
+
+
+def attempt_of(row: Sequence[Any]) -> Attempt:
+    """A logged webhook call from a row of ATTEMPT_COLUMNS."""
+    return Attempt(
+        delivery_id=str(row[0]),
+        at_ts=float(row[1]),
+        latency_ms=float(row[2]),
+        status_code=None if row[3] is None else int(row[3]),
+        error=_str(row[4]),
+        response_head=str(row[5]),
+    )
+
+
+def clip(text: str | None, limit: int = RESPONSE_HEAD_CHARS) -> str | None:
+    """`text` cut to `limit` characters (None stays None): what the attempt log keeps."""
+    return None if text is None else text[:limit]
+
+
+def check_webhook(hook: Webhook) -> None:
+    """InvalidInput when the webhook's owner does not fit its scope (an identity's, a token's, or none for admin)."""
+    check_choice("scope", hook.scope, ("identity", "provisioner", "admin"))
+    check_choice("signing", hook.signing, ("v1", "v1a"))
+    if (hook.identity_id is not None) != (hook.scope == "identity"):
+        raise InvalidInput("an identity webhook names its identity, and only it does")
+    if (hook.token_id is not None) != (hook.scope == "provisioner"):
+        raise InvalidInput("a provisioner webhook names its token, and only it does")
+
+
+def webhook_values(hook: Webhook) -> tuple[Any, ...]:
+    """A webhook as the values of WEBHOOK_COLUMNS, in order (what `webhook_of` reads back)."""
+    return (
+        hook.id,
+        hook.scope,
+        hook.identity_id,
+        hook.token_id,
+        hook.url,
+        encode_json(hook.events),
+        hook.description,
+        hook.signing,
+        hook.secret,
+        hook.public_key,
+        hook.created_ts,
+        hook.previous_secret,
+        hook.previous_until,
+        hook.disabled_ts,
+        hook.disabled_reason,
+        hook.failing_since,
+    )

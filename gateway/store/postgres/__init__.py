@@ -27,6 +27,7 @@ from gateway.store.postgres.index import PostgresIndex
 from gateway.store.postgres.marks import PostgresClaims, PostgresMarks, PostgresRateLimits
 from gateway.store.postgres.outbox import PostgresOutbox
 from gateway.store.postgres.schema import SCHEMA_VERSION, ensure_schema
+from gateway.store.postgres.webhooks import PostgresWebhooks
 
 __all__ = ["SCHEMA_VERSION", "PostgresEngine", "open_postgres"]
 
@@ -100,5 +101,6 @@ def open_postgres(
         claims=PostgresClaims(db, clock),
         limits=PostgresRateLimits(db, clock),
         outbox=PostgresOutbox(db, clock),
+        webhooks=PostgresWebhooks(db, clock),
         index=PostgresIndex(db, clock),
     )

@@ -1,12 +1,13 @@
 """The PostgreSQL schema: durable tables and the message index in one database, checked (or made) at start.
 
 Schema versions: 1 this engine's first; 2 sending (identities.send_scope, tokens.send, the
-outbox and its delivery rows), upgraded in place in one transaction under the schema lock
-(additive: back up with pg_dump before upgrading if you may want to go back to a release that
-reads only version 1, which refuses version 2). Times are epoch seconds in double precision, written
-from the store's injected clock, never `now()`. Ids, keys and addresses are `COLLATE "C"`:
-their order (listing ties, cursors, identity pages) is byte order, as in Python and SQLite,
-whatever the database's default collation.
+outbox and its delivery rows); 3 webhooks, their deliveries and attempt log. Each upgrades
+in place in one transaction under the schema lock (additive: back up with pg_dump before
+upgrading if you may want to go back to an older release, which refuses the newer version).
+Times are epoch seconds in double precision, written from the store's injected clock, never
+`now()`. Ids, keys and addresses are `COLLATE "C"`: their order (listing ties, cursors,
+identity pages) is byte order, as in Python and SQLite, whatever the database's default
+collation.
 
 Start-up fails closed: a database with tables that are not ours, or a newer schema version,
 is refused and left as it was. `meta` also holds the store's random `store_id` and the `domain`
@@ -28,9 +29,18 @@ from gateway.errors import StoreError
 from gateway.store.lineage import Binding
 from gateway.store.postgres.database import Connection, Database
 
-__all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
+__all__ = [
+    "APPLICATION",
+    "INDEX_VERSION",
+    "LOCK_INDEX",
+    "LOCK_NAMESPACE",
+    "LOCK_WEBHOOKS",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "ensure_schema",
+]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 INDEX_VERSION: Final = 5  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
 # 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
 # 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
@@ -41,6 +51,7 @@ APPLICATION: Final = "agentmail-gateway"
 LOCK_NAMESPACE: Final = 0x616D  # "am": first key of every advisory lock this engine takes
 LOCK_SCHEMA: Final = 1  # second key: creating or upgrading the schema
 LOCK_INDEX: Final = 2  # second key: adding copies to the index (their seq values commit in order)
+LOCK_WEBHOOKS: Final = 3  # second key: changing which webhook deliveries are queued, or claiming them
 
 _DURABLE: Final = """
 CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
@@ -145,6 +156,69 @@ CREATE TABLE deliveries (
     PRIMARY KEY (entry_id, address)
 );
 """
+# Version 3: webhooks (gateway/store/webhooks.py). A webhook goes with its identity or its
+# provisioner token (revoking the token deletes its row); an admin webhook names neither.
+# A delivery's `seq` is its place in the order of its (webhook, address) (values commit in
+# order: every enqueue holds LOCK_WEBHOOKS); `head` marks the oldest queued delivery of each
+# (webhook, address), the only one that may be due, kept by every write that changes what is
+# queued (gateway/store/postgres/webhooks.py). `claimed_until` is a worker's lease.
+_V3: Final = """
+CREATE TABLE webhooks (
+    id text COLLATE "C" PRIMARY KEY,
+    scope text NOT NULL CHECK (scope IN ('identity', 'provisioner', 'admin')),
+    identity_id bigint REFERENCES identities (id) ON DELETE CASCADE,
+    token_id text COLLATE "C" REFERENCES tokens (id) ON DELETE CASCADE,
+    url text NOT NULL,
+    events_json text NOT NULL,
+    description text,
+    signing text NOT NULL CHECK (signing IN ('v1', 'v1a')),
+    secret text NOT NULL,
+    public_key text,
+    created_at double precision NOT NULL,
+    previous_secret text,
+    previous_until double precision,
+    disabled_at double precision,
+    disabled_reason text,
+    failing_since double precision,
+    CHECK ((identity_id IS NOT NULL) = (scope = 'identity')),
+    CHECK ((token_id IS NOT NULL) = (scope = 'provisioner'))
+);
+CREATE INDEX webhooks_by_identity ON webhooks (identity_id) WHERE identity_id IS NOT NULL;
+CREATE INDEX webhooks_by_token ON webhooks (token_id) WHERE token_id IS NOT NULL;
+CREATE INDEX webhooks_by_scope ON webhooks (scope, created_at);
+CREATE TABLE webhook_deliveries (
+    seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,  -- enqueue order, never reused
+    id text COLLATE "C" NOT NULL UNIQUE,  -- the webhook-id header: the idempotency key
+    webhook_id text COLLATE "C" NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    address text COLLATE "C" NOT NULL,
+    event text NOT NULL,
+    payload bytea NOT NULL,
+    created_at double precision NOT NULL,
+    status text NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+    attempts integer NOT NULL DEFAULT 0,
+    next_at double precision NOT NULL DEFAULT 0,
+    last_code integer,
+    last_error text,
+    finished_at double precision,
+    head boolean NOT NULL DEFAULT false,
+    claimed_until double precision NOT NULL DEFAULT 0
+);
+CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, address, seq) WHERE status = 'queued';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE head;
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (webhook_id, claimed_until) WHERE claimed_until > 0;
+CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (webhook_id, created_at, seq);
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;
+CREATE TABLE webhook_attempts (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    delivery_id text COLLATE "C" NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    at double precision NOT NULL,
+    latency_ms double precision NOT NULL,
+    status_code integer,
+    error text,
+    response_head text NOT NULL
+);
+CREATE INDEX webhook_attempts_by_delivery ON webhook_attempts (delivery_id, id);
+"""
 # The message index: a cache of the mailbox (the sync refills it), beside the durable tables
 # so that listing reads grants, marks and claims in one query. JSON columns are text, not
 # jsonb: jsonb refuses \u0000 and reorders nothing we need, and the edge decodes them anyway.
@@ -245,6 +319,9 @@ TABLES: Final = frozenset(
         "rate_events",
         "outbox",
         "deliveries",
+        "webhooks",
+        "webhook_deliveries",
+        "webhook_attempts",
         "index_meta",
         "copies",
         "grants",
@@ -270,7 +347,7 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
             if not tables:
                 if binding.may_create is not None:
                     binding.may_create(f"in {db.where} (schema {schema})")
-                await conn.execute(_DURABLE + _V2 + _INDEX)
+                await conn.execute(_DURABLE + _V2 + _V3 + _INDEX)
                 await conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),
@@ -347,6 +424,11 @@ async def _check(conn: Connection, db: Database, schema: str, tables: set[str]) 
         await conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
         tables |= {"outbox", "deliveries"}
         version = 2
+    if version == 2:
+        await conn.execute(_V3)
+        await conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+        tables |= {"webhooks", "webhook_deliveries", "webhook_attempts"}
+        version = 3
     if version != SCHEMA_VERSION:
         raise StoreError(f"{db.where} has schema version {version}, this gateway reads {SCHEMA_VERSION}")
     missing = _CHECKED - tables

@@ -22,6 +22,7 @@ from gateway.store.sqlite.index import SqliteIndex
 from gateway.store.sqlite.marks import SqliteClaims, SqliteMarks, SqliteRateLimits
 from gateway.store.sqlite.outbox import SqliteOutbox
 from gateway.store.sqlite.schema import KeyLookup, connect, store_meta
+from gateway.store.sqlite.webhooks import SqliteWebhooks
 
 __all__ = ["SqliteEngine", "maildir_keys", "open_sqlite"]
 
@@ -104,5 +105,6 @@ def open_sqlite(
         claims=SqliteClaims(db, clock),
         limits=SqliteRateLimits(db, clock),
         outbox=SqliteOutbox(db, clock),
+        webhooks=SqliteWebhooks(db, clock),
         index=SqliteIndex(db, clock),
     )

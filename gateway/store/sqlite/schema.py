@@ -3,7 +3,7 @@
 Durable schema versions: 1 marks by copy id; 2 marks by message key, identities.reused and
 fence; 3 ui_sessions; 4 the store seam's names (marks.message_key), marks kept after their
 message left (marks.retired_at), claims and rate events; 5 sending: identities.send_scope,
-tokens.send, the outbox and its delivery rows.
+tokens.send, the outbox and its delivery rows; 6 webhooks, their deliveries and attempt log.
 An older gateway refuses a newer file; this one upgrades every older one in place, keeping
 the file as it was beside it (`identities.db.v<N>.bak`, 0600) so the release that wrote it
 can be gone back to.
@@ -33,7 +33,7 @@ __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrit
 
 log = logging.getLogger(__name__)
 
-DURABLE_VERSION: Final = 5
+DURABLE_VERSION: Final = 6
 INDEX_VERSION: Final = 10  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
 # 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json);
 # 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
@@ -157,6 +157,72 @@ CREATE TABLE IF NOT EXISTS deliveries (
     updated_at REAL NOT NULL,
     PRIMARY KEY (entry_id, address)
 ) WITHOUT ROWID;
+"""
+# Version 6: webhooks (gateway/store/webhooks.py). A webhook goes with its identity or its
+# provisioner token (revoking the token deletes its row); an admin webhook names neither.
+# A delivery's `seq` is its place in the order of its (webhook, address); `head` marks the
+# oldest queued delivery of each (webhook, address), the only one that may be due, kept by
+# every write that changes what is queued (gateway/store/sqlite/webhooks.py), so a claim reads
+# the heads and never a backlog. `claimed_until` is a worker's lease.
+_V6: Final = """
+CREATE TABLE IF NOT EXISTS webhooks (
+    id TEXT PRIMARY KEY,
+    scope TEXT NOT NULL CHECK (scope IN ('identity', 'provisioner', 'admin')),
+    identity_id INTEGER REFERENCES identities (id) ON DELETE CASCADE,
+    token_id TEXT REFERENCES tokens (id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    events_json TEXT NOT NULL,
+    description TEXT,
+    signing TEXT NOT NULL CHECK (signing IN ('v1', 'v1a')),
+    secret TEXT NOT NULL,
+    public_key TEXT,
+    created_at REAL NOT NULL,
+    previous_secret TEXT,
+    previous_until REAL,
+    disabled_at REAL,
+    disabled_reason TEXT,
+    failing_since REAL,
+    CHECK ((identity_id IS NOT NULL) = (scope = 'identity')),
+    CHECK ((token_id IS NOT NULL) = (scope = 'provisioner'))
+);
+CREATE INDEX IF NOT EXISTS webhooks_by_identity ON webhooks (identity_id) WHERE identity_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS webhooks_by_token ON webhooks (token_id) WHERE token_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS webhooks_by_scope ON webhooks (scope, created_at);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- enqueue order, never reused
+    id TEXT NOT NULL UNIQUE,  -- the webhook-id header: the idempotency key
+    webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    address TEXT NOT NULL,
+    event TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    created_at REAL NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at REAL NOT NULL DEFAULT 0,
+    last_code INTEGER,
+    last_error TEXT,
+    finished_at REAL,
+    head INTEGER NOT NULL DEFAULT 0,
+    claimed_until REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (webhook_id, address, seq)
+    WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_at) WHERE head = 1;
+CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (webhook_id, claimed_until)
+    WHERE claimed_until > 0;
+CREATE INDEX IF NOT EXISTS webhook_deliveries_listing ON webhook_deliveries (webhook_id, created_at, seq);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (finished_at)
+    WHERE finished_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    at REAL NOT NULL,
+    latency_ms REAL NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    response_head TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_attempts_by_delivery ON webhook_attempts (delivery_id, id);
 """
 _DURABLE_INDEXES: Final = """
 -- A second, independent b-tree holding every name: the UNIQUE constraint's own index is one
@@ -378,6 +444,9 @@ def _open_durable(path: Path, binding: Binding, message_keys: KeyLookup | None) 
         if version == 4:
             _script(conn, _V5_COLUMNS + _V5, 5)
             version = 5
+        if version == 5:
+            _script(conn, _V6, 6)
+            version = 6
         if version != DURABLE_VERSION:
             raise StoreError(
                 f"identity store {path} has schema version {version}, this gateway reads {DURABLE_VERSION}"
@@ -409,7 +478,7 @@ def _create(path: Path, binding: Binding) -> None:
     os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
-        conn.executescript(_DURABLE + _V3 + _V4 + _V5 + _DURABLE_INDEXES)
+        conn.executescript(_DURABLE + _V3 + _V4 + _V5 + _V6 + _DURABLE_INDEXES)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(DURABLE_VERSION),))
         _stamp(conn, binding)
     finally:

@@ -96,7 +96,10 @@ class EventFeed:
         identity = await self._store.identities.find(address)
         if identity is not None and scope.admits(identity):
             # Mail from before the identity existed is no cursor either (the inbox's rule).
-            cursor = await self._inbox.cursor(identity, message_id)
+            try:
+                cursor = await self._inbox.cursor(identity, message_id)
+            except NotFound:
+                raise NotFound(_UNKNOWN) from None  # one answer for every unknown id
         elif identity is None and scope.created_by is None:
             # The admin's stream may have delivered mail of an identity deleted since.
             found = await self._store.index.cursor_of(address, message_id)

@@ -29,7 +29,7 @@ __all__ = ["EventController"]
 class EventController(Controller):
     path = "/v1/events"
     tags = ["messages"]
-    dependencies = {"scope": Provide(feed_scope, sync_to_thread=False)}
+    dependencies = {"feed_scope": Provide(feed_scope, sync_to_thread=False)}
 
     @get(
         "/",
@@ -45,7 +45,7 @@ class EventController(Controller):
         request: Request[Principal, Any, Any],
         feed: NamedDependency[EventFeed],
         hub: NamedDependency[Hub],
-        scope: NamedDependency[Scope],
+        feed_scope: NamedDependency[Scope],
         last_event_id: Annotated[
             str | None,
             QueryParameter(
@@ -71,10 +71,10 @@ class EventController(Controller):
         """
         query = search(q)  # 400 before the stream starts
         after = request.headers.get("last-event-id") or last_event_id
-        position = await feed.start(scope, after)  # 400/404 for a bad cursor, now
+        position = await feed.start(feed_scope, after)  # 400/404 for a bad cursor, now
         subscription = hub.subscribe_all()  # 429 over the limits, before streaming
         return ServerSentEvent(
-            _stream(request, feed, scope, subscription, position, query),
+            _stream(request, feed, feed_scope, subscription, position, query),
             background=BackgroundTask(_leave, hub, subscription),
         )
 

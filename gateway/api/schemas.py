@@ -23,6 +23,7 @@ from gateway.store.webhooks import Attempt, Delivery, Webhook
 
 __all__ = [
     "AUTHENTICATED_ERRORS",
+    "addressed_summary",
     "api_token",
     "attachment",
     "attachment_text",
@@ -107,6 +108,11 @@ def summary(s: Summary) -> wire.Summary:
         direction=s.direction,
         thread_id=s.thread_id,
     )
+
+
+def addressed_summary(address: str, s: Summary) -> wire.AddressedSummary:
+    """An event of `GET /v1/events`: the summary as the identity's own stream sends it, and its address."""
+    return wire.AddressedSummary(**msgspec.structs.asdict(summary(s)), address=address)
 
 
 def delivery(d: DeliveryState) -> wire.Delivery:

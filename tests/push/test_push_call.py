@@ -115,6 +115,13 @@ def make_handler(rx: Receiver) -> type[BaseHTTPRequestHandler]:
                 self.answer(200)
             elif self.path == "/fail":
                 self.answer(500, "ünïcode ".encode() + b"\xff" + b"\xfe" * 2000)
+            elif self.path == "/slow-body":
+                self.send_response(200)
+                self.send_header("content-length", "100")
+                self.end_headers()
+                self.wfile.write(b"accepted: ")
+                self.wfile.flush()
+                rx.release.wait(30)
             elif self.path == "/hang":
                 rx.release.wait(30)
             elif self.path == "/huge":
@@ -259,6 +266,24 @@ async def test_a_hanging_receiver_is_given_up_on_at_the_deadline(receiver: Recei
     assert result.error == "timed out after 0.5 s"
     assert 0.4 <= elapsed < 3
     assert 400 <= result.latency_ms < 3000
+
+
+async def test_a_2xx_whose_body_never_ends_counts_as_delivered_at_the_deadline(receiver: Receiver) -> None:
+    result = await call_webhook(
+        receiver.url("/slow-body"), PAYLOAD, msg_id="msg_sb", secrets=[new_secret()], timeout=0.5, allow=LOOPBACK
+    )
+    assert result.ok and result.status_code == 200 and result.error is None  # the receiver took it
+    assert result.response_head == "accepted: "
+
+
+async def test_proxies_from_the_environment_are_never_used(receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A proxy would connect on our behalf, to whatever the name means to it: the pin would be lost.
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    result = await call_webhook(
+        receiver.url("/v1"), PAYLOAD, msg_id="msg_px", secrets=[receiver.v1_secret], timeout=5, allow=LOOPBACK
+    )
+    assert result.ok and receiver.seen[0].verified
 
 
 async def test_an_endless_answer_is_read_up_to_64_kb_only(receiver: Receiver) -> None:

@@ -21,7 +21,7 @@ from gateway.push.signing import new_keypair, new_secret
 from gateway import wire
 from gateway.errors import Conflict, Forbidden, NotFound
 from gateway.store import Identity, Principal, Store
-from gateway.store.webhooks import Attempt, Delivery, Webhook
+from gateway.store.webhooks import Attempt, Delivery, Webhook, WebhookScope
 
 __all__ = ["DEFAULT_EVENTS", "DeliveryView", "Webhooks"]
 
@@ -62,6 +62,7 @@ class Webhooks:
         """A new webhook for `identity` (None: token-wide, for the admin or a provisioner); its secret is set once."""
         target = check_url(body.url, self._allow)
         await resolve(target, self._allow, resolver=self._resolver)  # refused now, not at the first mail
+        scope: WebhookScope
         if identity is None:
             if principal.kind not in ("admin", "provisioner"):
                 raise Forbidden("a webhook for every identity needs the admin token or a provisioner token")

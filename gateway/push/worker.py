@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 MAX_IN_FLIGHT: Final = 64
 IDLE_CHECK: Final = 1.0  # looks for due retries at least this often, woken sooner by new work
+GONE: Final = 410
 LEASE_MARGIN: Final = 60.0  # a claim outlives its call by this much: a live call never loses its claim
 
 
@@ -163,7 +164,13 @@ class Deliverer:
             "" if retry_at is None else f"; again in {retry_at - now:.1f} s",
         )
         failing_since = hook.failing_since if hook.failing_since is not None else now
-        if now - failing_since >= self._disable_after:
+        if result.status_code == GONE:
+            # The receiver says this endpoint is gone for good (the Standard Webhooks convention):
+            # calling it again would only fail again.
+            why = "the receiver answered 410 Gone; a manual retry enables it again"
+            await self._store.webhooks.set_disabled(hook.id, at=now, reason=why)
+            log.warning("webhook %s disabled: %s", hook.id, why)
+        elif now - failing_since >= self._disable_after:
             days = self._disable_after / 86400
             why = f"every call failed for {days:g} days (last: {reason}); a manual retry enables it again"
             await self._store.webhooks.set_disabled(hook.id, at=now, reason=why)

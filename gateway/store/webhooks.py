@@ -92,7 +92,7 @@ class Attempt:
     at_ts: float
     latency_ms: float
     status_code: int | None
-    """None when no HTTP answer came (refused, timed out, too large)."""
+    """None when no HTTP answer came (refused, unreachable, timed out before the status line)."""
     error: str | None
     response_head: str
     """The first 1 KB of the answer's body, decoded leniently."""

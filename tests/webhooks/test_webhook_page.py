@@ -1,0 +1,54 @@
+"""/ui: an identity's page lists its webhooks and their latest deliveries, read-only, escaped."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Callable, Iterator
+
+import pytest
+
+from gateway.config import Settings
+from tests.conftest import RunningGateway, make_message, run_gateway
+from tests.ui.test_sessions import login, mail_path, ui_client
+from tests.webhooks.receiver import Receiver
+from tests.webhooks.test_webhook_delivery import ALLOW, calls, create_hook
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with Receiver() as r:
+        yield r
+
+
+@pytest.fixture
+async def hooked(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
+    async with run_gateway(make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05")) as gateway:
+        yield gateway
+
+
+async def test_the_identity_page_lists_its_webhooks_and_their_latest_deliveries(
+    hooked: RunningGateway, receiver: Receiver
+) -> None:
+    address, token = await hooked.create_identity("paged")
+    hook = await create_hook(hooked, address, token, url=receiver.url, description="<b>ci</b> & co")
+    await hooked.send(make_message(to=address, subject="one"), [address])
+    (call,) = await calls(receiver, lambda c: len(c) >= 1)
+    delivered = (await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()["deliveries"]
+    assert delivered and delivered[0]["status"] == "delivered"
+    async with ui_client(hooked) as client:
+        await login(client, token)
+        page = (await client.get(mail_path(address))).text
+    section = page[page.index("<h2>Webhooks</h2>") :]
+    assert receiver.url in section and "message.received" in section
+    assert "&lt;b&gt;ci&lt;/b&gt; &amp; co" in section and "<b>ci</b>" not in section
+    assert call.headers["webhook-id"] in section and re.search(r"delivered · 1 attempt · HTTP 204", section)
+    assert hook["secret"] not in page
+    assert "<form" not in section.split("</ol>")[0]  # read-only: managed over the API
+
+
+async def test_a_page_without_webhooks_has_no_webhook_section(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("plain")
+    async with ui_client(gateway) as client:
+        await login(client, token)
+        page = (await client.get(mail_path(address))).text
+    assert "Webhooks" not in page

@@ -32,8 +32,8 @@ def downgrade_to_version_1(settings: Settings) -> None:
             "INSERT INTO marks (identity_id, message_key, seen, deleted) VALUES (?, ?, ?, ?)",
             (identity_id, copy_id, seen, deleted),
         )
-    # What versions 2 to 5 added.
-    for table in ("deliveries", "outbox"):
+    # What versions 2 to 6 added.
+    for table in ("webhook_attempts", "webhook_deliveries", "webhooks", "deliveries", "outbox"):
         store.execute(f"DROP TABLE {table}")
     store.execute("ALTER TABLE identities DROP COLUMN send_scope")
     store.execute("ALTER TABLE tokens DROP COLUMN send")

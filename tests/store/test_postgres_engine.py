@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from gateway.errors import Conflict, StoreError, StoreUnavailable
-from gateway.store import CopyRecord, Filters, Store
+from gateway.store import CopyRecord, Delivery, Filters, OutboxEntry, Store, Webhook
 from gateway.store.postgres import SCHEMA_VERSION, open_postgres
 from gateway.store.postgres.database import scrub
 from gateway.store.postgres.schema import INDEX_VERSION, TABLES
@@ -304,6 +304,7 @@ async def test_a_version_1_store_upgrades_to_send_scopes_and_an_outbox(postgres_
     _, secret = await store.tokens.create_provisioner("ci", send="any")
     await store.engine.close()
     # The schema as version 1 made it.
+    await _run(postgres_dsn, *_TO_VERSION_2)
     await _run(
         postgres_dsn,
         "DROP TABLE deliveries",
@@ -319,4 +320,56 @@ async def test_a_version_1_store_upgrades_to_send_scopes_and_an_outbox(postgres_
     assert upgraded is not None and upgraded.id == alice.id and upgraded.send_scope == "local"
     assert (await again.tokens.authenticate(secret)).send == "local"
     assert await again.outbox.pending() == 0
-    assert {"outbox", "deliveries"} <= await _tables(postgres_dsn)
+    assert await _tables(postgres_dsn) == TABLES
+
+
+_TO_VERSION_2 = (
+    "DROP TABLE webhook_attempts",
+    "DROP TABLE webhook_deliveries",
+    "DROP TABLE webhooks",
+    "UPDATE meta SET value = '2' WHERE key = 'schema_version'",
+)
+"""The schema as version 2 made it: no webhooks."""
+
+
+async def test_a_version_2_store_upgrades_to_webhooks(postgres_dsn: str, started: Any) -> None:
+    clock = Clock()
+    store = _open(postgres_dsn, clock)
+    await started(store)
+    alice, token = await store.identities.create("alice", send_scope="any")
+    provisioner, _ = await store.tokens.create_provisioner("ci", send="any")
+    await store.outbox.put(
+        OutboxEntry("e1", alice.id, alice.address, "k", "<1@d.test>", b"raw", b"copy", (), ("x@far.test",), 1.0)
+    )
+    await store.engine.close()
+    await _run(postgres_dsn, *_TO_VERSION_2)
+    assert not {"webhooks", "webhook_deliveries", "webhook_attempts"} & await _tables(postgres_dsn)
+
+    again = _open(postgres_dsn, clock)
+    await started(again)
+    assert await _rows(postgres_dsn, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(SCHEMA_VERSION),)]
+    assert await _tables(postgres_dsn) == TABLES
+    assert (await again.tokens.authenticate(token)).identity == alice
+    assert await again.outbox.pending() == 1
+    hook = Webhook(
+        id="wh_1",
+        scope="provisioner",
+        identity_id=None,
+        token_id=provisioner.id,
+        url="https://r.test/",
+        events=("message.received",),
+        description=None,
+        signing="v1",
+        secret="whsec_x",
+        public_key=None,
+        created_ts=clock.now,
+    )
+    await again.webhooks.create(hook)
+    await again.webhooks.enqueue([Delivery("msg_1", "wh_1", alice.address, "message.received", b"{}", clock.now)])
+    assert [d.id for d in await again.webhooks.claim(now=clock.now, lease=60, limit=9, per_webhook=9)] == ["msg_1"]
+    await again.tokens.delete_provisioner(provisioner.id)  # the upgraded schema cascades too
+    assert await again.webhooks.get("wh_1") is None and await again.webhooks.pending() == 0
+    await again.engine.close()
+    third = _open(postgres_dsn, clock)  # upgraded once
+    await started(third)
+    assert await third.outbox.pending() == 1

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gateway.errors import Conflict, StoreError, StoreUnavailable
-from gateway.store import Store, hash_token
+from gateway.store import Delivery, OutboxEntry, Store, Webhook, hash_token
 from gateway.store.sqlite import open_sqlite
 from gateway.store.sqlite.schema import DURABLE_VERSION, INDEX_VERSION
 from tests.store.conftest import DOMAIN, Clock, StoreFactory, flip_in_btree
@@ -134,8 +134,20 @@ async def test_a_corrupt_or_outdated_index_is_rebuilt_empty(open_store: StoreFac
     assert await store.index.get_meta("schema_version") == str(INDEX_VERSION)
 
 
+def _to_version_5(path: Path) -> None:
+    """Rewrite a current store as version 5 kept it: no webhooks."""
+    _run(
+        path,
+        "DROP TABLE webhook_attempts",
+        "DROP TABLE webhook_deliveries",
+        "DROP TABLE webhooks",
+        "UPDATE meta SET value = '5' WHERE key = 'schema_version'",
+    )
+
+
 def _to_version_4(path: Path) -> None:
     """Rewrite a current store as version 4 kept it: no send scopes, no outbox."""
+    _to_version_5(path)
     _run(
         path,
         "ALTER TABLE identities DROP COLUMN send_scope",
@@ -160,6 +172,55 @@ def _to_version_3(path: Path) -> None:
         "CREATE INDEX marks_by_message ON marks (message_id)",
         "UPDATE meta SET value = '3' WHERE key = 'schema_version'",
     )
+
+
+async def test_version_5_store_upgrades_to_webhooks_with_a_backup(
+    open_store: StoreFactory, tmp_path: Path, clock: Clock
+) -> None:
+    path = tmp_path / "data" / "identities.db"
+    store = await open_store()
+    a, token = await store.identities.create("a", send_scope="any")
+    provisioner, secret = await store.tokens.create_provisioner("ci", send="any")
+    await store.outbox.put(
+        OutboxEntry("e1", a.id, a.address, "key-1", "<1@d.test>", b"raw", b"copy", (), ("x@far.test",), clock.now)
+    )
+    await store.engine.close()
+    _to_version_5(path)
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [("5",)]
+
+    store = await open_store()
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [(str(DURABLE_VERSION),)]
+    assert (await store.tokens.authenticate(token)).identity == a
+    assert (await store.tokens.authenticate(secret)).send == "any"
+    assert await store.outbox.pending() == 1
+    assert await store.webhooks.listing() == [] and await store.webhooks.pending() == 0
+    hook = Webhook(
+        id="wh_1",
+        scope="provisioner",
+        identity_id=None,
+        token_id=provisioner.id,
+        url="https://r.test/",
+        events=("message.received",),
+        description=None,
+        signing="v1",
+        secret="whsec_x",
+        public_key=None,
+        created_ts=clock.now,
+    )
+    await store.webhooks.create(hook)
+    await store.webhooks.enqueue([Delivery("msg_1", "wh_1", a.address, "message.received", b"{}", clock.now)])
+    assert [d.id for d in await store.webhooks.claim(now=clock.now, lease=60, limit=9, per_webhook=9)] == ["msg_1"]
+    await store.tokens.delete_provisioner(provisioner.id)  # the upgraded file cascades too
+    assert await store.webhooks.get("wh_1") is None and await store.webhooks.pending() == 0
+    backup = path.with_name("identities.db.v5.bak")
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert _rows(backup, "SELECT value FROM meta WHERE key = 'schema_version'") == [("5",)]
+    assert _rows(backup, "SELECT id FROM outbox") == [("e1",)]
+    with pytest.raises(sqlite3.OperationalError):  # the backup is the version 5 file, as it was
+        _rows(backup, "SELECT id FROM webhooks")
+    await store.engine.close()
+    again = await open_store()  # upgraded once
+    assert await again.outbox.pending() == 1
 
 
 async def test_version_4_store_upgrades_to_send_scopes_and_an_outbox_with_a_backup(

@@ -15,11 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from gateway.push.guard import Resolver, check_url, resolve
-from gateway.push.signing import new_keypair, new_secret
-
 from gateway import wire
 from gateway.errors import Conflict, Forbidden, NotFound
+from gateway.push.guard import Resolver, check_url, resolve
+from gateway.push.signing import new_keypair, new_secret
 from gateway.store import Identity, Principal, Store
 from gateway.store.webhooks import Attempt, Delivery, Webhook, WebhookScope
 

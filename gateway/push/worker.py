@@ -25,7 +25,6 @@ from typing import Final
 from gateway.push.call import CallResult, call_webhook
 from gateway.push.guard import Resolver
 from gateway.push.schedule import next_attempt
-
 from gateway.store import Store
 from gateway.store.webhooks import Attempt, Delivery, Webhook
 

@@ -54,7 +54,7 @@ OUTBOX_COLUMNS: Final = (
 SEND_SCOPES: Final = ("none", "local", "any")
 WEBHOOK_COLUMNS: Final = (
     "id, scope, identity_id, token_id, url, events_json, description, signing, secret, public_key, created_at,"
-    " previous_secret, previous_until, disabled_at, disabled_reason, failing_since"
+    " previous_secret, previous_until, disabled_at, disabled_reason, failing_since, address"
 )
 """What `webhook_of` reads, in its order."""
 HOOK_DELIVERY_COLUMNS: Final = (
@@ -200,6 +200,7 @@ def webhook_of(row: Sequence[Any]) -> Webhook:
         disabled_ts=_float(row[13]),
         disabled_reason=_str(row[14]),
         failing_since=_float(row[15]),
+        address=_str(row[16]),
     )
 
 
@@ -267,4 +268,5 @@ def webhook_values(hook: Webhook) -> tuple[Any, ...]:
         hook.disabled_ts,
         hook.disabled_reason,
         hook.failing_since,
+        hook.address,
     )

@@ -82,7 +82,7 @@ async def test_who_may_manage_which_webhook(hooked: RunningGateway, receiver: Re
         assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0]
         assert listed[0]["address"] == mine and listed[0]["scope"] == "identity"
     # A provisioner manages the webhooks of the identities it created, and no others.
-    made = (await hooked.http.post("/v1/tokens", json={"label": "ci"})).json()
+    made = (await hooked.http.post("/v1/tokens", json={"scope": "provision", "label": "ci"})).json()
     async with hooked.client(made["token"]) as prov:
         created = (await prov.post("/v1/identities", json={"local_part": "provd"})).json()
         theirs = await create_hook(hooked, created["address"], made["token"], url=receiver.url)
@@ -174,7 +174,7 @@ async def test_token_wide_webhooks_cover_every_identity_in_their_scope(
 ) -> None:
     with Receiver() as prov_receiver:
         admin_hook = (await hooked.http.post("/v1/webhooks", json={"url": receiver.url})).json()
-        made = (await hooked.http.post("/v1/tokens", json={"label": "ci"})).json()
+        made = (await hooked.http.post("/v1/tokens", json={"scope": "provision", "label": "ci"})).json()
         async with hooked.client(made["token"]) as prov:
             prov_hook = (await prov.post("/v1/webhooks", json={"url": prov_receiver.url})).json()
             later = (await prov.post("/v1/identities", json={"local_part": "later"})).json()["address"]

@@ -181,6 +181,7 @@ CREATE TABLE webhooks (
     disabled_at double precision,
     disabled_reason text,
     failing_since double precision,
+    address text,  -- an identity webhook's address, kept for reading (the identity row has the local part)
     CHECK ((identity_id IS NOT NULL) = (scope = 'identity')),
     CHECK ((token_id IS NOT NULL) = (scope = 'provisioner'))
 );

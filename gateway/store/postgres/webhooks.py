@@ -104,7 +104,7 @@ class PostgresWebhooks:
         try:
             async with self._db.transaction() as conn:
                 cur = await conn.execute(
-                    f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ({', '.join(['%s'] * 16)})"  # noqa: S608
+                    f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ({', '.join(['%s'] * 17)})"  # noqa: S608
                     " ON CONFLICT (id) DO NOTHING",
                     webhook_values(hook),
                 )

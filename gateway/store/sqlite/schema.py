@@ -183,6 +183,7 @@ CREATE TABLE IF NOT EXISTS webhooks (
     disabled_at REAL,
     disabled_reason TEXT,
     failing_since REAL,
+    address TEXT,  -- an identity webhook's address, kept for reading (the identity row has the local part)
     CHECK ((identity_id IS NOT NULL) = (scope = 'identity')),
     CHECK ((token_id IS NOT NULL) = (scope = 'provisioner'))
 );

@@ -83,7 +83,7 @@ class SqliteWebhooks:
             with transaction(conn):
                 try:
                     return conn.execute(
-                        f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ({', '.join('?' * 16)})"  # noqa: S608
+                        f"INSERT INTO webhooks ({WEBHOOK_COLUMNS}) VALUES ({', '.join('?' * 17)})"  # noqa: S608
                         " ON CONFLICT (id) DO NOTHING",
                         webhook_values(hook),
                     ).rowcount

@@ -35,6 +35,7 @@ bench: setup
 	$(PY) bench/client.py
 	$(PY) bench/send.py
 	$(PY) bench/soak.py
+	$(PY) bench/webhooks.py
 
 # A wheel of the whole distribution (gateway/ and mcp_server/) in dist/: `pip install dist/*.whl`.
 dist: setup

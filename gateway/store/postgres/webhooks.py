@@ -195,12 +195,16 @@ class PostgresWebhooks:
             )
             live = {str(r[0]) for r in await cur.fetchall()}
             kept = [d for d in deliveries if d.webhook_id in live]
-            new = 0
-            for d in kept:  # one by one, in the caller's order: seq is each queue's order
-                cur = await conn.execute(
-                    "INSERT INTO webhook_deliveries (id, webhook_id, address, event, payload, created_at, status,"
-                    " attempts, next_at, last_code, last_error, finished_at)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+            if not kept:
+                return 0
+            # In the caller's order, one row after the other (seq is each queue's order), sent
+            # in one pipeline; the cursor's rowcount adds up every row's.
+            cur = conn.cursor()
+            await cur.executemany(
+                "INSERT INTO webhook_deliveries (id, webhook_id, address, event, payload, created_at, status,"
+                " attempts, next_at, last_code, last_error, finished_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                [
                     (
                         d.id,
                         d.webhook_id,
@@ -214,9 +218,11 @@ class PostgresWebhooks:
                         d.last_code,
                         d.last_error,
                         d.finished_ts,
-                    ),
-                )
-                new += cur.rowcount
+                    )
+                    for d in kept
+                ],
+            )
+            new = max(0, cur.rowcount)
             await _settle(conn, ((d.webhook_id, d.address) for d in kept if d.status == "queued"))
         return new
 

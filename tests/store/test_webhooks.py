@@ -253,6 +253,7 @@ async def test_enqueue_skips_the_deliveries_of_a_deleted_webhook(store: Store, c
     assert await store.webhooks.enqueue(batch) == 1
     assert await store.webhooks.get_delivery("d1") is None
     assert await claim(store, clock.now) == ["d2"]
+    assert await store.webhooks.enqueue([delivery("d3", "wh_gone", at=clock.now)]) == 0
 
 
 async def test_a_claim_gives_the_delivery_whole_and_holds_it_until_recorded_or_the_lease_runs_out(

@@ -206,8 +206,10 @@ CREATE TABLE webhook_deliveries (
     claimed_until double precision NOT NULL DEFAULT 0
 );
 CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, address, seq) WHERE status = 'queued';
+CREATE INDEX webhook_deliveries_heads ON webhook_deliveries (webhook_id, address) WHERE head;
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_at) WHERE head;
-CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (webhook_id, claimed_until) WHERE claimed_until > 0;
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (webhook_id, address, claimed_until)
+    WHERE claimed_until > 0;
 CREATE INDEX webhook_deliveries_listing ON webhook_deliveries (webhook_id, created_at, seq);
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;
 CREATE TABLE webhook_attempts (

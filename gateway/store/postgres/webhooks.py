@@ -48,8 +48,8 @@ _HOOK_W: Final = _qualified(WEBHOOK_COLUMNS, "w")
 
 # The heads (the oldest queued delivery of each webhook and address) that are due and free,
 # of enabled webhooks, with no other delivery of their queue in flight (one a hand retry put
-# back in front of it), ranked per webhook after that webhook's live leases: a rank past
-# `per_webhook` would be one call too many.
+# back in front of it; only a queued delivery holds a lease), ranked per webhook after that
+# webhook's live leases: a rank past `per_webhook` would be one call too many.
 _CLAIM: Final = f"""
 WITH live AS (
     SELECT webhook_id, count(*) AS n FROM webhook_deliveries
@@ -58,7 +58,7 @@ WITH live AS (
     SELECT d.seq, d.webhook_id, d.created_at FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
     WHERE d.head AND d.next_at <= %(now)s AND d.claimed_until <= %(now)s AND w.disabled_at IS NULL
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.address = d.address
-        AND o.status = 'queued' AND o.seq <> d.seq AND o.claimed_until > %(now)s)
+        AND o.claimed_until > 0 AND o.claimed_until > %(now)s AND o.seq <> d.seq)
 ), ranked AS (
     SELECT due.seq,
         row_number() OVER (PARTITION BY due.webhook_id ORDER BY due.created_at, due.seq) + coalesce(live.n, 0) AS k
@@ -72,16 +72,20 @@ UPDATE webhook_deliveries d SET claimed_until = %(until)s FROM picked WHERE d.se
 RETURNING d.seq, {_HOOK_D}
 """  # noqa: S608 - constants only
 
-# Each named queue's head: its oldest queued delivery, and no other.
+# Each named queue's head: its oldest queued delivery, and no other. Every step is indexed
+# (a queue's first queued delivery, its heads, one row by key): a backlog behind a head is
+# never read. The two updates touch different rows (seq = first, or not).
 _SETTLE: Final = """
-UPDATE webhook_deliveries d SET head = coalesce(d.seq = f.first, false)
-FROM (
-    SELECT g.webhook_id, g.address, (SELECT min(q.seq) FROM webhook_deliveries q
-        WHERE q.webhook_id = g.webhook_id AND q.address = g.address AND q.status = 'queued') AS first
+WITH q AS (
+    SELECT g.webhook_id, g.address, (SELECT min(d.seq) FROM webhook_deliveries d
+        WHERE d.webhook_id = g.webhook_id AND d.address = g.address AND d.status = 'queued') AS first
     FROM unnest(%s::text[], %s::text[]) AS g (webhook_id, address)
-) f
-WHERE d.webhook_id = f.webhook_id AND d.address = f.address AND (d.head OR d.seq = f.first)
-AND d.head IS DISTINCT FROM coalesce(d.seq = f.first, false)
+), cleared AS (
+    UPDATE webhook_deliveries d SET head = false FROM q
+    WHERE d.head AND d.webhook_id = q.webhook_id AND d.address = q.address AND d.seq IS DISTINCT FROM q.first
+    RETURNING d.seq
+)
+UPDATE webhook_deliveries d SET head = true FROM q WHERE d.seq = q.first AND NOT d.head
 """
 
 
@@ -191,12 +195,16 @@ class PostgresWebhooks:
             )
             live = {str(r[0]) for r in await cur.fetchall()}
             kept = [d for d in deliveries if d.webhook_id in live]
-            new = 0
-            for d in kept:  # one by one, in the caller's order: seq is each queue's order
-                cur = await conn.execute(
-                    "INSERT INTO webhook_deliveries (id, webhook_id, address, event, payload, created_at, status,"
-                    " attempts, next_at, last_code, last_error, finished_at)"
-                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+            if not kept:
+                return 0
+            # In the caller's order, one row after the other (seq is each queue's order), sent
+            # in one pipeline; the cursor's rowcount adds up every row's.
+            cur = conn.cursor()
+            await cur.executemany(
+                "INSERT INTO webhook_deliveries (id, webhook_id, address, event, payload, created_at, status,"
+                " attempts, next_at, last_code, last_error, finished_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+                [
                     (
                         d.id,
                         d.webhook_id,
@@ -210,9 +218,11 @@ class PostgresWebhooks:
                         d.last_code,
                         d.last_error,
                         d.finished_ts,
-                    ),
-                )
-                new += cur.rowcount
+                    )
+                    for d in kept
+                ],
+            )
+            new = max(0, cur.rowcount)
             await _settle(conn, ((d.webhook_id, d.address) for d in kept if d.status == "queued"))
         return new
 

@@ -209,8 +209,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
 );
 CREATE INDEX IF NOT EXISTS webhook_deliveries_queue ON webhook_deliveries (webhook_id, address, seq)
     WHERE status = 'queued';
+CREATE INDEX IF NOT EXISTS webhook_deliveries_heads ON webhook_deliveries (webhook_id, address) WHERE head = 1;
 CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries (next_at) WHERE head = 1;
-CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (webhook_id, claimed_until)
+CREATE INDEX IF NOT EXISTS webhook_deliveries_leased ON webhook_deliveries (webhook_id, address, claimed_until)
     WHERE claimed_until > 0;
 CREATE INDEX IF NOT EXISTS webhook_deliveries_listing ON webhook_deliveries (webhook_id, created_at, seq);
 CREATE INDEX IF NOT EXISTS webhook_deliveries_finished ON webhook_deliveries (finished_at)

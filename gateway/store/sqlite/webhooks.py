@@ -33,17 +33,18 @@ _CHUNK: Final = 500  # ids bound per statement, well under SQLite's limit on hos
 
 # The heads (the oldest queued delivery of each webhook and address) that are due and free,
 # of enabled webhooks, with no other delivery of their queue in flight (one a hand retry put
-# back in front of it), ranked per webhook after that webhook's live leases: a rank past
-# `per_webhook` would be one call too many.
+# back in front of it; only a queued delivery holds a lease), ranked per webhook after that
+# webhook's live leases: a rank past `per_webhook` would be one call too many.
 _CLAIM: Final = f"""
 WITH live AS (
     SELECT webhook_id, count(*) AS n FROM webhook_deliveries
     WHERE claimed_until > 0 AND claimed_until > :now GROUP BY webhook_id
-), due AS (
-    SELECT d.seq, d.webhook_id, d.created_at FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+), due AS MATERIALIZED (
+    SELECT d.seq, d.webhook_id, d.created_at FROM webhook_deliveries d INDEXED BY webhook_deliveries_due
+    JOIN webhooks w ON w.id = d.webhook_id
     WHERE d.head = 1 AND d.next_at <= :now AND d.claimed_until <= :now AND w.disabled_at IS NULL
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries o WHERE o.webhook_id = d.webhook_id AND o.address = d.address
-        AND o.status = 'queued' AND o.seq != d.seq AND o.claimed_until > :now)
+        AND o.claimed_until > 0 AND o.claimed_until > :now AND o.seq != d.seq)
 ), ranked AS (
     SELECT due.seq, due.created_at,
         row_number() OVER (PARTITION BY due.webhook_id ORDER BY due.created_at, due.seq) + coalesce(live.n, 0) AS k
@@ -56,17 +57,22 @@ RETURNING seq, {HOOK_DELIVERY_COLUMNS}
 
 
 def _settle(conn: sqlite3.Connection, queues: Iterable[tuple[str, str]]) -> None:
-    """Make the oldest queued delivery of each (webhook, address) its queue's only head again."""
-    for webhook_id, address in set(queues):
+    """Make the oldest queued delivery of each (webhook, address) its queue's only head again.
+
+    Three indexed steps per queue (its first queued delivery, its heads, one row by key): a
+    backlog of any length behind the head is never read.
+    """
+    for webhook_id, address in sorted(set(queues)):
         first = conn.execute(
             "SELECT min(seq) FROM webhook_deliveries WHERE webhook_id = ? AND address = ? AND status = 'queued'",
             (webhook_id, address),
         ).fetchone()[0]
         conn.execute(
-            "UPDATE webhook_deliveries SET head = (seq IS ?) WHERE webhook_id = ? AND address = ?"
-            " AND (head = 1 OR seq IS ?) AND head != (seq IS ?)",
-            (first, webhook_id, address, first, first),
+            "UPDATE webhook_deliveries SET head = 0 WHERE head = 1 AND webhook_id = ? AND address = ? AND seq IS NOT ?",
+            (webhook_id, address, first),
         )
+        if first is not None:
+            conn.execute("UPDATE webhook_deliveries SET head = 1 WHERE seq = ? AND head = 0", (first,))
 
 
 class SqliteWebhooks:

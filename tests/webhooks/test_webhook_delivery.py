@@ -145,3 +145,26 @@ async def test_a_receiver_that_is_down_gets_every_event_once_up_in_order_after_g
     assert detail.status_code == 200 and hook["secret"] not in detail.text
     codes = [a["status_code"] for a in detail.json()["attempt_log"]]
     assert codes[0] == 200 and set(codes[1:]) == {503}
+
+
+async def test_a_rebuilt_index_sends_nothing_again_and_mail_after_it_goes_out(
+    make_settings: Callable[..., Settings], receiver: Receiver
+) -> None:
+    settings = make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05")
+    async with run_gateway(settings) as gateway:
+        address, token = await gateway.create_identity("rebuilt")
+        hook = await create_hook(gateway, address, token, url=receiver.url)
+        for n in range(3):
+            await gateway.send(make_message(to=address, subject=f"before {n}"), [address])
+        await calls(receiver, lambda c: len(c) >= 3)
+    for suffix in ("", "-wal", "-shm"):  # the index is a cache: gone, it is rebuilt from the mailbox
+        (settings.data_dir / f"index.db{suffix}").unlink(missing_ok=True)
+    async with run_gateway(settings, keep_mailbox=True) as gateway:
+        await gateway.settled()
+        await gateway.send(make_message(to=address, subject="after"), [address])
+        done = await calls(receiver, lambda c: len(c) >= 4)
+        # The rebuild walked every grant again; the deliveries' ids kept the three from going out twice.
+        page = (await gateway.http.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()["deliveries"]
+    subjects = [json.loads(c.body)["message"]["subject"] for c in done]
+    assert subjects == ["before 0", "before 1", "before 2", "after"]
+    assert len(page) == 4 and len(receiver.calls) == 4

@@ -164,6 +164,9 @@ class EventStream:
         """Read one line of the stream; the event it completes, if any (then it is the resume point)."""
         self._failures = 0  # bytes flow: the next drop starts the backoff afresh
         record = self._parser.feed(line)
+        if record is not None and record.event == "position" and record.id:
+            self.last_event_id = record.id  # where a new stream starts: a drop before any mail resumes here
+            return None
         # Litestar sends each keep-alive comment with an empty `data:` line (an empty event): not mail.
         if record is None or record.event != "message" or record.id is None or not record.data:
             return None

@@ -62,7 +62,8 @@ class EventController(Controller):
         The admin token: every identity; a provisioner token: the identities it created (one it
         creates later joins the stream, a deleted one leaves it). An identity token gets 403 (its
         own stream is `GET /v1/identities/{address}/events`). Messages come in the order the
-        gateway indexed them. A new stream starts with mail arriving from now on;
+        gateway indexed them. A new stream starts with mail arriving from now on (the admin's
+        first says where with an `event: position` whose id resumes like a message's);
         `Last-Event-ID` (header or query) replays every message after that event first, across
         identities, none skipped and none twice (an unknown or malformed id: 404 or 400 before
         the stream starts). With `q`, only messages matching that search are sent. The stream
@@ -73,8 +74,12 @@ class EventController(Controller):
         after = request.headers.get("last-event-id") or last_event_id
         position = await feed.start(feed_scope, after)  # 400/404 for a bad cursor, now
         subscription = hub.subscribe_all()  # 429 over the limits, before streaming
+        # The admin's stream names where it starts (an `event: position` with that id), so a client
+        # whose connection drops before the first message resumes from there and loses nothing.
+        # A provisioner's does not: the newest grant may be another's, whose address is not its to see.
+        announce = after is None and feed_scope.created_by is None and position.address is not None
         return ServerSentEvent(
-            _stream(request, feed, feed_scope, subscription, position, query),
+            _stream(request, feed, feed_scope, subscription, position, query, announce=announce),
             background=BackgroundTask(_leave, hub, subscription),
         )
 
@@ -90,8 +95,12 @@ async def _stream(
     subscription: Subscription,
     position: FeedPosition,
     query: Node | None,
+    *,
+    announce: bool,
 ) -> AsyncIterator[ServerSentEventMessage]:
     with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
+        if announce:
+            yield ServerSentEventMessage(event="position", id=f"{position.address}/{position.message_id}")
         while True:
             if await token_lost(request) is not None:
                 return  # token rotated or revoked: the stream ends

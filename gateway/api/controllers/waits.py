@@ -118,7 +118,8 @@ class WaitController(Controller):
         """A `text/event-stream` that never ends: one `message` event per new message, its data the
         message's summary as JSON and its event id the message id; a comment every 15 s keeps it open.
 
-        The admin or the identity's own token. A new stream starts with mail arriving from now on;
+        The admin or the identity's own token. A new stream starts with mail arriving from now on
+        (it first says where with an `event: position` whose id resumes like a message's);
         `Last-Event-ID` (header or query) replays every message after that one first. The stream
         ends when the token is rotated or revoked or the identity deleted. 429 when too many
         streams and waits are open. With `q`, only messages matching that search are sent (the
@@ -126,16 +127,18 @@ class WaitController(Controller):
         """
         query = search(q)  # 400 before the stream starts
         after = request.headers.get("last-event-id") or last_event_id
+        announce = False
         if after is None:  # a new stream starts at "now": the newest message so far
             newest = (await inbox.listing(identity, ListQuery(limit=1))).summaries
             after = newest[0].id if newest else None
+            announce = after is not None  # said first, so a drop before the first message loses nothing
         else:
             await inbox.listing(identity, ListQuery(limit=1, after_id=after))  # 404 for an unknown cursor, now
         subscription = hub.subscribe(identity.address)  # 429 over the limits, before streaming
         # The stream's own `with` leaves the hub, but a client that hangs up at once cancels
         # the stream before it ever starts: the background task covers that (idempotent).
         return ServerSentEvent(
-            _stream(request, inbox, identity, subscription, after, query),
+            _stream(request, inbox, identity, subscription, after, query, announce=announce),
             background=BackgroundTask(_leave, hub, subscription),
         )
 
@@ -157,8 +160,12 @@ async def _stream(
     subscription: Subscription,
     after: str | None,
     query: Node | None,
+    *,
+    announce: bool = False,
 ) -> AsyncIterator[ServerSentEventMessage]:
     with subscription:  # leaves the hub when the client goes (Litestar cancels the stream)
+        if announce and after is not None:
+            yield ServerSentEventMessage(event="position", id=after)
         while True:
             if not await still_authorized(request, identity):
                 return  # token rotated or revoked, identity gone: the stream ends

@@ -173,6 +173,9 @@ class Parked:
     failures: int
 
 
+_NO_MESSAGE: Final = msgspec.Raw(b"null")
+
+
 class SavedRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     """A :class:`Record` as the state file holds it (times as Unix seconds)."""
 
@@ -186,8 +189,8 @@ class SavedRecord(msgspec.Struct, frozen=True, omit_defaults=True):
     stderr_tail: str | None = None
     reason: str | None = None
     next_attempt_at: float | None = None
-    message: msgspec.Raw | None = None
-    """The summary, kept while the message may still run."""
+    message: msgspec.Raw = _NO_MESSAGE
+    """The summary, kept while the message may still run (msgspec decodes no `Raw | None`)."""
 
 
 class Saved(msgspec.Struct, frozen=True):
@@ -387,7 +390,7 @@ class Dispatcher:
                 r.stderr_tail,
                 r.reason,
                 r.next_attempt_at,
-                msgspec.Raw(r.payload) if r.payload is not None else None,
+                msgspec.Raw(r.payload) if r.payload is not None else _NO_MESSAGE,
             )
             for r in self.records.values()
         ]
@@ -413,7 +416,7 @@ class Dispatcher:
         me = cls(rules, cursors=dict(saved.cursors))
         groups: dict[tuple[str, str, int, float], list[Key]] = {}
         for item in saved.messages:
-            payload = bytes(item.message) if item.message is not None else None
+            payload = bytes(item.message) if bytes(item.message) != b"null" else None
             status: Status = item.status
             if status not in FINAL and payload is None:
                 status = "parked"  # cannot run without its summary: kept visible, never guessed

@@ -7,7 +7,7 @@ dispatcher says to start, and ends each run after its duration with the outcome 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -50,7 +50,7 @@ class Sim:
 
     def play(
         self,
-        arrivals: list[Arrival],
+        arrivals: Sequence[Arrival],
         duration: Callable[[Batch], float] = lambda b: 1.0,
         ok: Callable[[Batch, int], bool] = lambda b, n: True,
         *,

@@ -115,22 +115,33 @@ async def run_command(
     is killed too before the cancellation goes on.
     """
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_shell(
-        command,
-        stdin=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=dict(env),
-        start_new_session=True,
+    # stderr through a pipe of our own making: its reading end is ours to close even while a
+    # child the command left behind still holds the writing end.
+    read_fd, write_fd = os.pipe()
+    try:
+        proc = await asyncio.create_subprocess_shell(
+            command, stdin=asyncio.subprocess.PIPE, stderr=write_fd, env=dict(env), start_new_session=True
+        )
+    except BaseException:
+        os.close(read_fd)
+        raise
+    finally:
+        os.close(write_fd)
+    assert proc.stdin is not None
+    stdin_pipe = proc.stdin
+    stderr_pipe = asyncio.StreamReader()
+    transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(stderr_pipe), os.fdopen(read_fd, "rb", buffering=0)
     )
-    assert proc.stdin is not None and proc.stderr is not None
-    stdin_pipe, stderr_pipe = proc.stdin, proc.stderr
     tail = _Tail(STDERR_TAIL_BYTES)
 
     async def feed() -> None:
-        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a command need not read its stdin
-            stdin_pipe.write(stdin)
-            await stdin_pipe.drain()
-        stdin_pipe.close()
+        try:
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # a command need not read its stdin
+                stdin_pipe.write(stdin)
+                await stdin_pipe.drain()
+        finally:
+            stdin_pipe.close()
 
     async def read_stderr() -> None:
         while chunk := await stderr_pipe.read(4096):
@@ -155,6 +166,7 @@ async def run_command(
             await asyncio.wait_for(asyncio.shield(reader), STDERR_LINGER)
         reader.cancel()
         await asyncio.gather(feeder, reader, return_exceptions=True)
+        transport.close()
     assert proc.returncode is not None
     return RunResult(proc.returncode, timed_out, tail.text(), time.monotonic() - started)
 

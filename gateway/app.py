@@ -24,6 +24,7 @@ from gateway.admin_token import configured_admin_token, ensure_admin_token
 from gateway.api.auth import PUBLIC_PATHS, TokenAuth
 from gateway.api.bodies import StrictRequest
 from gateway.api.controllers.attachments import AttachmentController
+from gateway.api.controllers.events import EventController
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.sending import SendController
@@ -36,6 +37,7 @@ from gateway.api.hangups import client_gone_mid_body
 from gateway.api.openapi import openapi_config
 from gateway.api.queries import one_value_each
 from gateway.config import Settings
+from gateway.feed import EventFeed
 from gateway.fsutil import ensure_private_dir
 from gateway.hub import Hub
 from gateway.inbox import Inbox
@@ -136,6 +138,7 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
     """The Litestar app for `settings`; `source` replaces the configured mail source (tests)."""
     gw = _build(settings, source)
+    feed = EventFeed(gw.store, gw.inbox)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -179,6 +182,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             AttachmentController,
             ThreadController,
             WaitController,
+            EventController,
             TokenController,
             # Mail to send carries its attachments in the body: its own, larger limit.
             Router(
@@ -191,6 +195,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             "store": Provide(lambda: gw.store, sync_to_thread=False),
             "inbox": Provide(lambda: gw.inbox, sync_to_thread=False),
             "hub": Provide(lambda: gw.hub, sync_to_thread=False),
+            "feed": Provide(lambda: feed, sync_to_thread=False),
             "sending": Provide(lambda: gw.sending, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
         },

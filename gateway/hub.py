@@ -2,7 +2,8 @@
 
 The sync publishes every indexed batch; each `wait` and each event stream holds a
 `Subscription` to its identity's address and is woken when mail granted to that address is
-indexed. A wake-up carries nothing: the subscriber looks in the index itself, so a message
+indexed; a stream over every identity (`/v1/events`) holds one `subscribe_all` rung by
+mail for any address. A wake-up carries nothing: the subscriber looks in the index itself, so a message
 can never be half-delivered through the hub, and one that is indexed between a subscriber's
 check and its wait still wakes it (subscribe first, then check).
 """
@@ -22,9 +23,10 @@ __all__ = ["Hub", "Subscription"]
 class Subscription:
     """One subscriber's doorbell for one address; a context manager that unsubscribes on exit."""
 
-    def __init__(self, hub: Hub, address: str) -> None:
+    def __init__(self, hub: Hub, address: str | None) -> None:
         self._hub = hub
         self.address = address
+        """None: rung by mail for any address (`Hub.subscribe_all`)."""
         self._rang = asyncio.Event()
 
     def ring(self) -> None:
@@ -55,6 +57,7 @@ class Hub:
         self._per_address = per_address
         self._total = total
         self._subs: defaultdict[str, set[Subscription]] = defaultdict(set)
+        self._everything: set[Subscription] = set()  # rung for any address
         self._count = 0
         self._counted = asyncio.Event()  # set on every change of `count`
 
@@ -75,8 +78,27 @@ class Hub:
         self._counted.set()
         return sub
 
+    def subscribe_all(self) -> Subscription:
+        """A new subscription rung by mail for any address; TooManyWaiters over the total limit, or
+        when as many of these are open as one address may hold (each costs a look at every batch)."""
+        if self._count >= self._total:
+            raise TooManyWaiters(f"{self._total} waits are open on this gateway; retry shortly")
+        if len(self._everything) >= self._per_address:
+            raise TooManyWaiters(f"{self._per_address} streams over every identity are open; retry shortly")
+        sub = Subscription(self, None)
+        self._everything.add(sub)
+        self._count += 1
+        self._counted.set()
+        return sub
+
     def unsubscribe(self, sub: Subscription) -> None:
         """Forget `sub` (idempotent)."""
+        if sub.address is None:
+            if sub in self._everything:
+                self._everything.discard(sub)
+                self._count -= 1
+                self._counted.set()
+            return
         subs = self._subs.get(sub.address)
         if subs is not None and sub in subs:
             subs.discard(sub)
@@ -94,6 +116,10 @@ class Hub:
 
     def publish(self, addresses: Iterable[str]) -> None:
         """Ring every subscription of these addresses (mail granted to them was indexed)."""
-        for address in set(addresses):
+        wanted = set(addresses)
+        for address in wanted:
             for sub in self._subs.get(address, ()):
+                sub.ring()
+        if wanted:
+            for sub in self._everything:
                 sub.ring()

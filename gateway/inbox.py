@@ -133,6 +133,17 @@ class Inbox:
         self._max_attachment_bytes = max_bytes if max_attachment_bytes is None else max_attachment_bytes
         self._attachment_text_chars = attachment_text_chars
 
+    def check_index(self) -> None:
+        """IndexRebuilding (or SourceUnavailable) while the index cannot answer (see `_check_index`)."""
+        self._check_index()
+
+    async def cursor(self, identity: Identity, message_id: str) -> Cursor:
+        """The listing position of one of `identity`'s received messages (deleted ones too); NotFound
+        for an id it was never granted or that is outside its window."""
+        found = await self._cursor(identity, message_id)
+        assert found is not None
+        return found
+
     def _check_index(self) -> None:
         """Mail is read from the index: while it is rebuilt it would answer wrong, so it answers 503."""
         if self._rebuilding():

@@ -20,6 +20,7 @@ from litestar.params import PathParameter
 
 from gateway.api.throttle import BadTokenThrottle, client_of
 from gateway.errors import Forbidden, GatewayError, InvalidInput, InvalidName, NotFound, Unauthorized
+from gateway.feed import Scope
 from gateway.mail.recipients import normalize_address
 from gateway.names import check_local_part
 from gateway.redact import looks_like_token
@@ -35,10 +36,12 @@ __all__ = [
     "access_lost",
     "admin_only",
     "admin_or_provisioner",
+    "feed_scope",
     "mail_identity",
     "managed_identity",
     "still_authorized",
     "store_of",
+    "token_lost",
 ]
 
 PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
@@ -108,12 +111,9 @@ async def access_lost(connection: ASGIConnection[Any, Any, Any, Any], identity: 
     request began (404: the admin's token is fine, the identity it waited on is gone): none of
     those may keep a door open.
     """
-    try:
-        principal = await _authenticate(connection)
-    except Unauthorized:
-        return Unauthorized("the token was revoked or rotated, or its identity deleted, while waiting")
-    if principal.token_id != _principal(connection).token_id:
-        return Unauthorized("the token was revoked or rotated while waiting")
+    lost = await token_lost(connection)
+    if lost is not None:
+        return lost
     current = await store_of(connection).identities.find(identity.address)
     if current is None:
         return NotFound(f"the identity {identity.address} was deleted while waiting")
@@ -125,6 +125,30 @@ async def access_lost(connection: ASGIConnection[Any, Any, Any, Any], identity: 
     if current.expired(time.time()):
         return NotFound(f"the identity {identity.address} expired while waiting")
     return None
+
+
+async def token_lost(connection: ASGIConnection[Any, Any, Any, Any]) -> Unauthorized | None:
+    """Why a long request's token no longer holds (rotated, revoked, its identity deleted); None while it does."""
+    try:
+        principal = await _authenticate(connection)
+    except Unauthorized:
+        return Unauthorized("the token was revoked or rotated, or its identity deleted, while waiting")
+    if principal.token_id != _principal(connection).token_id:
+        return Unauthorized("the token was revoked or rotated while waiting")
+    return None
+
+
+def feed_scope(request: Request[Any, Any, Any]) -> Scope:
+    """What `GET /v1/events` streams for this caller: every identity (admin), or the ones it made (a provisioner)."""
+    principal = _principal(request)
+    if principal.kind == "admin":
+        return Scope()
+    if principal.kind == "provisioner":
+        return Scope(created_by=principal.token_id)
+    raise Forbidden(
+        "/v1/events streams the mail of every identity a provisioner or the admin manages; an identity"
+        " token streams its own mail at /v1/identities/{address}/events"
+    )
 
 
 def _principal(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:

@@ -22,6 +22,7 @@ from gateway.store.outbox import DeliveryState
 
 __all__ = [
     "AUTHENTICATED_ERRORS",
+    "addressed_summary",
     "api_token",
     "attachment",
     "attachment_text",
@@ -98,6 +99,11 @@ def summary(s: Summary) -> wire.Summary:
         direction=s.direction,
         thread_id=s.thread_id,
     )
+
+
+def addressed_summary(address: str, s: Summary) -> wire.AddressedSummary:
+    """An event of `GET /v1/events`: the summary as the identity's own stream sends it, and its address."""
+    return wire.AddressedSummary(**msgspec.structs.asdict(summary(s)), address=address)
 
 
 def delivery(d: DeliveryState) -> wire.Delivery:

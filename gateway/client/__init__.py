@@ -10,7 +10,8 @@
 :class:`Gateway` / :class:`Identity` block; :class:`AsyncGateway` / :class:`AsyncIdentity` are
 the same calls, awaited. Answers are the wire structs of :mod:`gateway.wire` (``Message``,
 ``Summary``, ``MessagePage`` of a search, ``Code``, ``Link``, ``SendResult``, ``Thread``,
-``AttachmentText``); failures are :class:`GatewayError`
+``AttachmentText``); ``events()`` streams new mail as :class:`StreamEvent` values, resuming by
+itself after a dropped connection; failures are :class:`GatewayError`
 subclasses, and a wait that times out raises :class:`WaitTimeout` naming what did arrive.
 :class:`File` is a file to attach to a mail sent. Nothing of the server is imported.
 The pytest plugin (:mod:`gateway.client.pytest_plugin`) builds on this.
@@ -32,6 +33,7 @@ from gateway.client.errors import (
 )
 from gateway.client.handle import File
 from gateway.client.plans import WAIT_SEGMENT_SECONDS
+from gateway.client.streams import StreamEvent
 from gateway.client.sync import Gateway, Identity
 from gateway.wire import (
     Attachment,
@@ -78,6 +80,7 @@ __all__ = [
     "RateLimited",
     "Rejected",
     "SendResult",
+    "StreamEvent",
     "Summary",
     "Thread",
     "ThreadSummary",

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -33,6 +33,7 @@ from gateway.client.handle import (
     where,
 )
 from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
+from gateway.client.streams import STREAM_READ_SECONDS, EventStream, StreamEvent
 
 if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
     import httpx
@@ -141,6 +142,46 @@ class AsyncGateway:
         except httpx.RequestError as exc:  # its text can carry the request: only `where` is ever said
             return no_reply(exc)
         return Reply(response.status_code, content, response.headers.get("retry-after"))
+
+    async def _stream(self, stream: EventStream) -> AsyncIterator[StreamEvent]:
+        """Carry out an event stream: connect, hand out its events, reconnect after a pause when it drops."""
+        import httpx
+
+        while True:
+            ask = stream.request()
+            timeout = httpx.Timeout(self._timeout, read=STREAM_READ_SECONDS)
+            try:
+                async with self._http.stream(
+                    "GET", ask.path, params=ask.params, headers=httpx.Headers(ask.headers), timeout=timeout
+                ) as response:
+                    if response.status_code != 200:
+                        content = await response.aread()
+                        pause = stream.refused(
+                            Reply(response.status_code, content, response.headers.get("retry-after"))
+                        )
+                    else:
+                        stream.opened(response.headers.get("content-type"))
+                        async for line in response.aiter_lines():
+                            event = stream.line(line)
+                            if event is not None:
+                                yield event
+                        pause = stream.dropped()  # it ended (a restart, a rebuild): resume
+            except httpx.TransportError:  # refused, cut, or silent past the keep-alives
+                pause = stream.dropped()
+            await asyncio.sleep(pause)
+
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+        """New mail of every identity this token manages (a provisioner: its own; the admin: all), as it arrives.
+
+        An endless async iterator of :class:`StreamEvent`, in the gateway's order: from now on, or
+        after the event `last_event_id` (an earlier event's `id`: what arrived since comes first).
+        A dropped connection is resumed after the last event handed out, none skipped and none
+        twice, pausing longer each time (up to 30 s). `q`: only mail matching this search.
+        Raises AuthError (an identity token: use :meth:`AsyncIdentity.events`), NotFound (an
+        unknown `last_event_id`), InvalidRequest (a bad `q`); Unreachable when the first
+        connection cannot be made within `retry_for`.
+        """
+        return self._stream(EventStream(self._policy, "/v1/events", self._token, last_event_id=last_event_id, q=q))
 
     async def create_identity(
         self,
@@ -557,6 +598,25 @@ class AsyncIdentity(IdentityState):
         """Delete one of this identity's webhooks."""
         gw = self.gateway
         await gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
+
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+        """This identity's new messages as they arrive: an endless async iterator of :class:`StreamEvent`.
+
+        From now on, or after the message `last_event_id` (an earlier event's `id`); a dropped
+        connection is resumed after the last event handed out, none skipped and none twice.
+        `q`: only mail matching this search. Raises AuthError once the token is rotated or the
+        identity deleted.
+        """
+        gw = self.gateway
+        stream = EventStream(
+            gw._policy,
+            plans.identity_path(self.address) + "/events",
+            self._secret,
+            address=self.address,
+            last_event_id=last_event_id,
+            q=q,
+        )
+        return gw._stream(stream)
 
     async def delete(self) -> None:
         """Delete this identity: with its own token, else (refused: rotated elsewhere) the gateway's."""

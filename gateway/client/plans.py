@@ -37,6 +37,7 @@ __all__ = [
     "create_webhook",
     "decode",
     "delete_webhook",
+    "error_of",
     "first_code",
     "forward_message",
     "get_delivery",
@@ -180,6 +181,11 @@ def _params(**values: str | int | float | datetime | None) -> dict[str, str | in
             value = value.isoformat()
         out["from" if name == "sender" else name] = value
     return out
+
+
+def error_of(policy: Policy, reply: Reply) -> GatewayError:
+    """The error a refused call raises (the gateway's envelope decoded, else a proxy's page said)."""
+    return _error(policy, reply)
 
 
 def _error(policy: Policy, reply: Reply) -> GatewayError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -29,6 +29,7 @@ from gateway.client.handle import (
     where,
 )
 from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
+from gateway.client.streams import STREAM_READ_SECONDS, EventStream, StreamEvent
 
 if TYPE_CHECKING:  # httpx is imported by the first client made: `import` stays fast
     import httpx
@@ -136,6 +137,46 @@ class Gateway:
         except httpx.RequestError as exc:  # its text can carry the request: only `where` is ever said
             return no_reply(exc)
         return Reply(response.status_code, content, response.headers.get("retry-after"))
+
+    def _stream(self, stream: EventStream) -> Iterator[StreamEvent]:
+        """Carry out an event stream: connect, hand out its events, reconnect after a pause when it drops."""
+        import httpx
+
+        while True:
+            ask = stream.request()
+            timeout = httpx.Timeout(self._timeout, read=STREAM_READ_SECONDS)
+            try:
+                with self._http.stream(
+                    "GET", ask.path, params=ask.params, headers=httpx.Headers(ask.headers), timeout=timeout
+                ) as response:
+                    if response.status_code != 200:
+                        content = response.read()
+                        pause = stream.refused(
+                            Reply(response.status_code, content, response.headers.get("retry-after"))
+                        )
+                    else:
+                        stream.opened(response.headers.get("content-type"))
+                        for line in response.iter_lines():
+                            event = stream.line(line)
+                            if event is not None:
+                                yield event
+                        pause = stream.dropped()  # it ended (a restart, a rebuild): resume
+            except httpx.TransportError:  # refused, cut, or silent past the keep-alives
+                pause = stream.dropped()
+            time.sleep(pause)
+
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Iterator[StreamEvent]:
+        """New mail of every identity this token manages (a provisioner: its own; the admin: all), as it arrives.
+
+        An endless iterator of :class:`StreamEvent`, in the gateway's order: from now on, or after
+        the event `last_event_id` (an earlier event's `id`: what arrived since comes first). A
+        dropped connection is resumed after the last event handed out, none skipped and none
+        twice, pausing longer each time (up to 30 s). `q`: only mail matching this search.
+        Raises AuthError (an identity token: use :meth:`Identity.events`), NotFound (an unknown
+        `last_event_id`), InvalidRequest (a bad `q`); Unreachable when the first connection
+        cannot be made within `retry_for`.
+        """
+        return self._stream(EventStream(self._policy, "/v1/events", self._token, last_event_id=last_event_id, q=q))
 
     def create_identity(
         self,
@@ -550,6 +591,25 @@ class Identity(IdentityState):
         """Delete one of this identity's webhooks."""
         gw = self.gateway
         gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
+
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Iterator[StreamEvent]:
+        """This identity's new messages as they arrive: an endless iterator of :class:`StreamEvent`.
+
+        From now on, or after the message `last_event_id` (an earlier event's `id`); a dropped
+        connection is resumed after the last event handed out, none skipped and none twice.
+        `q`: only mail matching this search. Raises AuthError once the token is rotated or the
+        identity deleted.
+        """
+        gw = self.gateway
+        stream = EventStream(
+            gw._policy,
+            plans.identity_path(self.address) + "/events",
+            self._secret,
+            address=self.address,
+            last_event_id=last_event_id,
+            q=q,
+        )
+        return gw._stream(stream)
 
     def delete(self) -> None:
         """Delete this identity: with its own token, else (refused: rotated elsewhere) the gateway's."""

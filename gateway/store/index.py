@@ -257,6 +257,10 @@ class MessageIndex(Protocol):
         """Up to `limit` grants of `direction` after position `after` (seq, address), in index order
         (from the first when None). Every address, identity or not: callers keep the ones they serve."""
 
+    async def latest_grant(self, *, direction: Literal["received", "sent", "all"] = "received") -> GrantPosition | None:
+        """The last grant of `direction` in index order, or None when there is none: where a stream
+        over every identity that starts "now" stands (see `grants_after`)."""
+
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         """The message if `identity` is granted it (of `filters.direction`), inside `filters`, and not deleted."""
 

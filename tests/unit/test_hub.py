@@ -38,3 +38,29 @@ async def test_limits_per_address_and_in_all_and_the_count() -> None:
     assert hub.count == 0
     await hub.wait_for_count(lambda n: n == 0, timeout=1)
     hub.subscribe("a@d")
+
+
+async def test_a_subscription_to_everything_is_rung_by_any_address_and_bounded() -> None:
+    hub = Hub(per_address=2, total=4)
+    with hub.subscribe_all() as every, hub.subscribe("a@d") as a:
+        hub.publish([])  # nothing indexed for anyone: no ring
+        assert await every.wait(0) is False
+        hub.publish(["b@d"])  # an address nobody subscribed to
+        assert await every.wait(1) is True
+        assert await a.wait(0) is False
+        hub.publish(["a@d"])
+        assert await every.wait(1) is True and await a.wait(1) is True
+        second = hub.subscribe_all()
+        with pytest.raises(TooManyWaiters, match="every identity"):
+            hub.subscribe_all()
+        assert hub.count == 3
+        hub.unsubscribe(second)
+        hub.unsubscribe(second)  # harmless twice
+        assert hub.count == 2
+    assert hub.count == 0
+    held = [hub.subscribe_all(), hub.subscribe("x@d"), hub.subscribe("y@d"), hub.subscribe("z@d")]
+    with pytest.raises(TooManyWaiters, match="on this gateway"):
+        hub.subscribe_all()
+    for sub in held:
+        hub.unsubscribe(sub)
+    assert hub.count == 0

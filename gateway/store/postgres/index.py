@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Literal, LiteralString
+from typing import Final, Literal, LiteralString, cast
 
 from gateway.mail.search import And, Node, Not, Or, SearchFields, phrase_needle
 from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
+    GrantPosition,
     ThreadInput,
     merged_away,
     merged_participants,
@@ -244,6 +245,30 @@ class PostgresIndex:
         args.append(limit)
         return [summary_of(r) for r in await self._db.fetchall(" ".join(sql), args)]
 
+    async def grants_after(
+        self,
+        after: tuple[int, str] | None,
+        *,
+        limit: int,
+        direction: Literal["received", "sent", "all"] = "received",
+    ) -> list[GrantPosition]:
+        seq, address = after if after is not None else (0, "")
+        # A row comparison: the btree grants_by_seq (seq, address) is read from the position on.
+        rows = await self._db.fetchall(
+            'SELECT seq, address, copy_id, direction FROM grants WHERE (seq, address) > (%s, %s::text COLLATE "C")'
+            " AND %s IN ('all', direction) ORDER BY seq, address LIMIT %s",
+            (seq, address, direction, max(limit, 0)),
+        )
+        return [_position(r) for r in rows]
+
+    async def latest_grant(self, *, direction: Literal["received", "sent", "all"] = "received") -> GrantPosition | None:
+        row = await self._db.fetchone(
+            "SELECT seq, address, copy_id, direction FROM grants WHERE %s IN ('all', direction)"
+            " ORDER BY seq DESC, address DESC LIMIT 1",
+            (direction,),
+        )
+        return None if row is None else _position(row)
+
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         sql, args = self._where(identity, filters)
         sql.append("AND g.copy_id = %s")
@@ -339,6 +364,12 @@ class PostgresIndex:
             cur = await conn.execute("SELECT address, origin_id, received_at FROM grants WHERE message_key = %s", key)
             grants = [Grant(str(a), str(m), float(t)) for a, m, t in await cur.fetchall()]
         return ids, grants
+
+
+def _position(row: Sequence[object]) -> GrantPosition:
+    return GrantPosition(
+        int(cast(int, row[0])), str(row[1]), str(row[2]), cast(Literal["received", "sent"], str(row[3]))
+    )
 
 
 def _search_columns(fields: SearchFields | None) -> tuple[str, str, str, str, int, str]:

@@ -31,10 +31,11 @@ from gateway.store.postgres.database import Connection, Database
 __all__ = ["APPLICATION", "INDEX_VERSION", "LOCK_INDEX", "LOCK_NAMESPACE", "SCHEMA_VERSION", "TABLES", "ensure_schema"]
 
 SCHEMA_VERSION: Final = 2
-INDEX_VERSION: Final = 5  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
+INDEX_VERSION: Final = 6  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
 # 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
 # 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
-# 5 search (copies.from_keys/to_keys/subject_search/filenames/attachments/search_text)
+# 5 search (copies.from_keys/to_keys/subject_search/filenames/attachments/search_text);
+# 6 grants in index order over every address (grants_by_seq: /v1/events, the webhook feeder)
 """The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""
@@ -200,6 +201,8 @@ CREATE INDEX grants_listing ON grants (address, seq);
 CREATE INDEX grants_by_thread ON grants (address, thread_id);
 CREATE INDEX grants_by_copy ON grants (copy_id);
 CREATE INDEX grants_by_key ON grants (message_key);
+-- Every address's grants in index order: the all-identities stream and the webhook feeder walk it.
+CREATE INDEX grants_by_seq ON grants (seq, address);
 -- Where removed copies sat in each address's listing (cursors; no re-grant). Pruned by retention.
 CREATE TABLE gone (
     address text COLLATE "C" NOT NULL,

@@ -36,12 +36,13 @@ import dataclasses
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from gateway.mail.search import And, Node, Not, Or, Term, phrase_needle
 from gateway.mail.threads import SUBJECT_WINDOW
 from gateway.store.index import (
     SUBJECT_CANDIDATES,
+    GrantPosition,
     ThreadInput,
     merged_away,
     merged_participants,
@@ -282,6 +283,34 @@ class SqliteIndex:
         rows = await self._db.run(lambda c: c.execute(query, args).fetchall())
         return [summary_of(r) for r in rows]
 
+    async def grants_after(
+        self,
+        after: tuple[int, str] | None,
+        *,
+        limit: int,
+        direction: Literal["received", "sent", "all"] = "received",
+    ) -> list[GrantPosition]:
+        seq, address = after if after is not None else (0, "")
+        # The row value's range is read off grants_by_seq (seq, address), starting at the position.
+        rows = await self._db.run(
+            lambda c: c.execute(
+                "SELECT seq, address, copy_id, direction FROM idx.grants WHERE (seq, address) > (?, ?)"
+                " AND ? IN ('all', direction) ORDER BY seq, address LIMIT ?",
+                (seq, address, direction, max(limit, 0)),
+            ).fetchall()
+        )
+        return [_position(r) for r in rows]
+
+    async def latest_grant(self, *, direction: Literal["received", "sent", "all"] = "received") -> GrantPosition | None:
+        row = await self._db.run(
+            lambda c: c.execute(
+                "SELECT seq, address, copy_id, direction FROM idx.grants WHERE ? IN ('all', direction)"
+                " ORDER BY seq DESC, address DESC LIMIT 1",
+                (direction,),
+            ).fetchone()
+        )
+        return None if row is None else _position(row)
+
     async def visible(self, identity: Identity, message_id: str, filters: Filters) -> Summary | None:
         sql, args = await self._where(identity, filters)
         sql.append("AND g.copy_id = ?")
@@ -400,6 +429,12 @@ class SqliteIndex:
             return ids, grants
 
         return await self._db.run(copies)
+
+
+def _position(row: Sequence[object]) -> GrantPosition:
+    return GrantPosition(
+        int(cast(int, row[0])), str(row[1]), str(row[2]), cast(Literal["received", "sent"], str(row[3]))
+    )
 
 
 def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item: ThreadInput) -> None:

@@ -410,7 +410,9 @@ def _watch_command(commands: Any, url: argparse.ArgumentParser) -> None:
         action="store_true",
         help="every identity AGENTMAIL_TOKEN may manage (admin: all; provisioner: its own)",
     )
-    watch.add_argument("--exec", dest="command", required=True, metavar="CMD", help="the command to run (by /bin/sh)")
+    watch.add_argument(
+        "--exec", dest="exec_command", required=True, metavar="CMD", help="the command to run (by /bin/sh)"
+    )
     watch.add_argument(
         "--jobs", type=_count_arg(1, 256), default=4, metavar="N", help="runs at once, across identities (default 4)"
     )
@@ -1187,7 +1189,7 @@ async def _watching(
         watcher = Watcher(
             streams,
             rules,
-            args.command,
+            args.exec_command,
             state,
             timeout=args.timeout or None,
             grace=args.grace,

@@ -1155,6 +1155,7 @@ def _watch(args: argparse.Namespace, url: str, token: str | None, tokens: TokenF
         name = hashlib.sha256(f"{scope}\n{watched}".encode()).hexdigest()[:16]
         path = user_state_path("agentmail-gateway") / "watch" / f"{name}.json"
     logging.basicConfig(level=logging.INFO, format="%(asctime)s watch: %(message)s", stream=sys.stderr)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per (re)connection says nothing useful
     try:
         return asyncio.run(_watching(args, url, token, list(readers.values()), rules, StateFile(path)))
     except StateError as exc:

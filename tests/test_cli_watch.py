@@ -325,22 +325,29 @@ async def test_two_watchers_answering_each_other_are_stopped_by_the_breaker(lab:
         state = lab.seeded_state(f"state-{me}", {me: seed})
         env = lab.env(AGENTMAIL_IDENTITY_TOKEN=token, AGENTMAIL_ADDRESS=me)
         watchers.append(await lab.watch(me, "--max-thread-runs-per-hour", "3", "--state", str(state), *fast(), env=env))
-    # a mails b: b's watcher answers, a's answers that, and so on.
-    await lab.gateway.client(token_a).post(
-        f"/v1/identities/{a}/send", json={"to": [b], "subject": "ping", "text": "hi"}
+    # a mails b: b's watcher answers, a's answers that, and so on: b's 4th would be the thread's 4th run.
+    async with lab.gateway.client(token_a) as as_a:
+        sent = await as_a.post(f"/v1/identities/{a}/send", json={"to": [b], "subject": "ping", "text": "hi"})
+        assert sent.status_code == 201, sent.text
+    watcher_a, watcher_b = watchers
+    await until(lambda: watcher_b.said("circuit breaker"), "the breaker to open")
+    (line,) = watcher_b.said("circuit breaker")
+    assert b in line and "its thread ran 3 times in the last hour" in line and "mail loop" in line
+    (tripped,) = await until(
+        lambda: [m for m in lab.state(lab.root / f"state-{b}.json").values() if m["status"] == "tripped"],
+        "the tripped message in b's state file",
     )
-    for watcher in watchers:
-        await until(lambda w=watcher: w.said("circuit breaker"), "the breaker to open on both sides")
-    for watcher, me in zip(watchers, (a, b), strict=True):
-        (line,) = watcher.said("circuit breaker")
-        assert me in line and "its thread ran 3 times in the last hour" in line and "mail loop" in line
-        assert len([e for e in lab.entries("start") if e["address"] == me]) == 3
-        state = lab.state(lab.root / f"state-{me}.json")
-        tripped = [m for m in state.values() if m["status"] == "tripped"]
-        assert len(tripped) == 1 and "circuit breaker" in tripped[0]["reason"]
+    assert "circuit breaker" in tripped["reason"]
+    # The loop is broken: b answered nothing, so a has nothing more to answer.
+    await until(
+        lambda: [len([e for e in lab.entries("end") if e["address"] == me]) for me in (a, b)] == [3, 3],
+        "a's third run to end",
+    )
+    state_a = lab.root / f"state-{a}.json"
+    await until(lambda: set(lab.statuses(state_a).values()) == {"done"}, "a's third run saved")
     for watcher in watchers:
         assert await watcher.stop(signal.SIGTERM) == 0
-    assert len(lab.entries("start")) == 6, "nothing ran after the breakers opened"
+    assert len(lab.entries("start")) == 6 and not watcher_a.said("circuit breaker")
 
 
 # -- the state file: kill -9 and resume ---------------------------------------------------------
@@ -416,7 +423,7 @@ async def test_a_failing_run_is_retried_then_parked_with_its_exit_status_and_std
     assert (record["attempts"], record["exit_code"], record["reason"]) == (3, 3, "exit status 3")
     assert record["stderr_tail"].endswith("boom: the last line\n")
     assert len(lab.entries("start")) == 3 and len(watcher.said("retry [12] of 2")) == 2
-    (parked,) = watcher.said("parked")
+    (parked,) = await until(lambda: watcher.said("parked"), "the log to say it parked the message")
     assert failed in parked and "exit status 3" in parked and "boom: the last line" in parked
     assert await watcher.stop() == 0
 

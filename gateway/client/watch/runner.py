@@ -246,13 +246,13 @@ class Watcher:
             try:
                 await self._loop(readers)
             finally:
-                for signum in (signal.SIGINT, signal.SIGTERM):
-                    loop.remove_signal_handler(signum)
                 for reader in readers:
                     reader.cancel()
                 await asyncio.gather(*readers, return_exceptions=True)
-                await self._drain()
+                await self._drain()  # still under our handlers: a second Ctrl-C abandons the runs
                 self._save()
+                for signum in (signal.SIGINT, signal.SIGTERM):
+                    loop.remove_signal_handler(signum)
         finally:
             self.state.close()
         if self.failure is not None:

@@ -165,3 +165,15 @@ def test_a_state_file_that_is_not_one_is_refused_not_overwritten(tmp_path: Path,
     with pytest.raises(StateError, match="move it away"):
         StateFile(path).load()
     assert path.read_bytes() == content
+
+
+def test_the_watch_runner_imports_nothing_of_the_server() -> None:
+    import subprocess
+
+    from tests.client.test_init import SERVER, SERVER_MODULES
+
+    probe = "import json, sys\nimport gateway.client.watch\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    loaded = json.loads(done.stdout)
+    assert "gateway.client.watch.runner" in loaded
+    assert [m for m in loaded if m.split(".")[0] in SERVER or m.startswith(SERVER_MODULES)] == []

@@ -93,21 +93,21 @@ class EventFeed:
                 return FeedPosition()
             return FeedPosition(latest.address, latest.message_id, latest.seq)
         address, message_id = _parse(last_event_id)
-        identity = await self._store.identities.find(address)
-        if identity is not None and scope.admits(identity):
-            # Mail from before the identity existed is no cursor either (the inbox's rule).
-            try:
-                cursor = await self._inbox.cursor(identity, message_id)
-            except NotFound:
-                raise NotFound(_UNKNOWN) from None  # one answer for every unknown id
-        elif identity is None and scope.created_by is None:
-            # The admin's stream may have delivered mail of an identity deleted since.
-            found = await self._store.index.cursor_of(address, message_id)
-            if found is None:
+        if scope.created_by is None:
+            # The admin's stream delivered mail of identities deleted (or re-created) since: any
+            # grant the index knows is a place to resume after, and the admin may read it all anyway.
+            cursor = await self._store.index.cursor_of(address, message_id)
+            if cursor is None:
                 raise NotFound(_UNKNOWN)
-            cursor = found
-        else:
+            return FeedPosition(address, message_id, cursor.seq)
+        identity = await self._store.identities.find(address)
+        if identity is None or not scope.admits(identity):
             raise NotFound(_UNKNOWN)
+        try:
+            # Mail from before the identity existed is no cursor either (the inbox's rule).
+            cursor = await self._inbox.cursor(identity, message_id)
+        except NotFound:
+            raise NotFound(_UNKNOWN) from None  # one answer for every unknown id
         return FeedPosition(address, message_id, cursor.seq)
 
     async def next(

@@ -170,7 +170,7 @@ class AsyncGateway:
                 pause = stream.dropped()
             await asyncio.sleep(pause)
 
-    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+    async def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
         """New mail of every identity this token manages (a provisioner: its own; the admin: all), as it arrives.
 
         An endless async iterator of :class:`StreamEvent`, in the gateway's order: from now on, or
@@ -181,7 +181,9 @@ class AsyncGateway:
         unknown `last_event_id`), InvalidRequest (a bad `q`); Unreachable when the first
         connection cannot be made within `retry_for`.
         """
-        return self._stream(EventStream(self._policy, "/v1/events", self._token, last_event_id=last_event_id, q=q))
+        stream = EventStream(self._policy, "/v1/events", self._token, last_event_id=last_event_id, q=q)
+        async for event in self._stream(stream):
+            yield event
 
     async def create_identity(
         self,
@@ -599,7 +601,7 @@ class AsyncIdentity(IdentityState):
         gw = self.gateway
         await gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
 
-    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+    async def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
         """This identity's new messages as they arrive: an endless async iterator of :class:`StreamEvent`.
 
         From now on, or after the message `last_event_id` (an earlier event's `id`); a dropped
@@ -616,7 +618,8 @@ class AsyncIdentity(IdentityState):
             last_event_id=last_event_id,
             q=q,
         )
-        return gw._stream(stream)
+        async for event in gw._stream(stream):
+            yield event
 
     async def delete(self) -> None:
         """Delete this identity: with its own token, else (refused: rotated elsewhere) the gateway's."""

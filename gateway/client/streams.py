@@ -164,6 +164,7 @@ class EventStream:
         """Read one line of the stream; the event it completes, if any (then it is the resume point)."""
         self._failures = 0  # bytes flow: the next drop starts the backoff afresh
         record = self._parser.feed(line)
+        # Litestar sends each keep-alive comment with an empty `data:` line (an empty event): not mail.
         if record is None or record.event != "message" or record.id is None or not record.data:
             return None
         try:

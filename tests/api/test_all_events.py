@@ -260,3 +260,17 @@ async def test_an_open_stream_follows_its_position_through_a_renumbering(gateway
         await index.add(records)
         await mail(gateway, "three", alice)
         assert seen(await read_events(stream, 1)) == [(alice, "three")]
+
+
+async def test_the_admin_resumes_after_an_event_of_an_identity_deleted_since(gateway: RunningGateway) -> None:
+    alice, _ = await gateway.create_identity("alice")
+    bob, _ = await gateway.create_identity("bob")
+    async with asyncio.timeout(60):
+        async with gateway.http.stream("GET", URL, timeout=60) as stream:
+            await streams_open(gateway, 1)
+            await mail(gateway, "one", alice)
+            (last,) = await read_events(stream, 1)
+        assert (await gateway.http.delete(f"/v1/identities/{alice}")).status_code == 204
+        await mail(gateway, "two", bob, alice)
+        async with gateway.http.stream("GET", URL, headers={"Last-Event-ID": last["id"]}, timeout=60) as stream:
+            assert seen(await read_events(stream, 1)) == [(bob, "two")]

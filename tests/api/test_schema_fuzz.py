@@ -190,7 +190,7 @@ class Fuzz:
         if token is not None:
             case.headers["Authorization"] = f"Bearer {token}"
         # An event stream never ends: schemathesis reads it until the timeout and judges what came.
-        timeout = STREAM_SECONDS if label == "streamMessages" else 30
+        timeout = STREAM_SECONDS if label in ("streamMessages", "streamAllMessages") else 30
         key = (operation.label, caller.name, mode.value)
         try:
             response = case.call(base_url=self.world.base_url, session=self.http, timeout=timeout)

@@ -37,7 +37,9 @@ def test_the_twins_have_the_same_public_api(blocking: type, awaited: type) -> No
         if not callable(function):
             continue
         assert _shape(function) == _shape(twin), name
-        if name not in ("__init__", "identity") and not inspect.iscoroutinefunction(function):
+        if name == "events":  # an iterator, and its twin an async one
+            assert inspect.isasyncgenfunction(twin), f"{awaited.__name__}.{name} is iterated with `async for`"
+        elif name not in ("__init__", "identity") and not inspect.iscoroutinefunction(function):
             assert inspect.iscoroutinefunction(twin), f"{awaited.__name__}.{name} is awaited"
         if not name.startswith("__"):
             assert inspect.getdoc(twin), f"{awaited.__name__}.{name} has a docstring for help()"

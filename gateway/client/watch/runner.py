@@ -118,10 +118,20 @@ async def run_command(
     # stderr through a pipe of our own making: its reading end is ours to close even while a
     # child the command left behind still holds the writing end.
     read_fd, write_fd = os.pipe()
-    try:
-        proc = await asyncio.create_subprocess_shell(
+    # Shielded: cancelled while its pipes connect, asyncio would SIGKILL the shell alone and
+    # leave what it started running; the whole group is killed below instead.
+    spawn = asyncio.ensure_future(
+        asyncio.create_subprocess_shell(
             command, stdin=asyncio.subprocess.PIPE, stderr=write_fd, env=dict(env), start_new_session=True
         )
+    )
+    try:
+        proc = await asyncio.shield(spawn)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await _kill_group(await spawn)
+        os.close(read_fd)
+        raise
     except BaseException:
         os.close(read_fd)
         raise
@@ -130,9 +140,13 @@ async def run_command(
     assert proc.stdin is not None
     stdin_pipe = proc.stdin
     stderr_pipe = asyncio.StreamReader()
-    transport, _ = await asyncio.get_running_loop().connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(stderr_pipe), os.fdopen(read_fd, "rb", buffering=0)
-    )
+    try:
+        transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stderr_pipe), os.fdopen(read_fd, "rb", buffering=0)
+        )
+    except BaseException:  # cancelled already (a shutdown): the run it started must not outlive it
+        await _kill_group(proc)
+        raise
     tail = _Tail(STDERR_TAIL_BYTES)
 
     async def feed() -> None:

@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -143,7 +143,7 @@ class AsyncGateway:
             return no_reply(exc)
         return Reply(response.status_code, content, response.headers.get("retry-after"))
 
-    async def _stream(self, stream: EventStream) -> AsyncIterator[StreamEvent]:
+    async def _stream(self, stream: EventStream) -> AsyncGenerator[StreamEvent, None]:
         """Carry out an event stream: connect, hand out its events, reconnect after a pause when it drops."""
         import httpx
 
@@ -170,7 +170,9 @@ class AsyncGateway:
                 pause = stream.dropped()
             await asyncio.sleep(pause)
 
-    async def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+    async def events(
+        self, *, last_event_id: str | None = None, q: str | None = None
+    ) -> AsyncGenerator[StreamEvent, None]:
         """New mail of every identity this token manages (a provisioner: its own; the admin: all), as it arrives.
 
         An endless async iterator of :class:`StreamEvent`, in the gateway's order: from now on, or
@@ -601,7 +603,9 @@ class AsyncIdentity(IdentityState):
         gw = self.gateway
         await gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
 
-    async def events(self, *, last_event_id: str | None = None, q: str | None = None) -> AsyncIterator[StreamEvent]:
+    async def events(
+        self, *, last_event_id: str | None = None, q: str | None = None
+    ) -> AsyncGenerator[StreamEvent, None]:
         """This identity's new messages as they arrive: an endless async iterator of :class:`StreamEvent`.
 
         From now on, or after the message `last_event_id` (an earlier event's `id`); a dropped

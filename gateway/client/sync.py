@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -138,7 +138,7 @@ class Gateway:
             return no_reply(exc)
         return Reply(response.status_code, content, response.headers.get("retry-after"))
 
-    def _stream(self, stream: EventStream) -> Iterator[StreamEvent]:
+    def _stream(self, stream: EventStream) -> Generator[StreamEvent, None, None]:
         """Carry out an event stream: connect, hand out its events, reconnect after a pause when it drops."""
         import httpx
 
@@ -165,7 +165,7 @@ class Gateway:
                 pause = stream.dropped()
             time.sleep(pause)
 
-    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Iterator[StreamEvent]:
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Generator[StreamEvent, None, None]:
         """New mail of every identity this token manages (a provisioner: its own; the admin: all), as it arrives.
 
         An endless iterator of :class:`StreamEvent`, in the gateway's order: from now on, or after
@@ -592,7 +592,7 @@ class Identity(IdentityState):
         gw = self.gateway
         gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
 
-    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Iterator[StreamEvent]:
+    def events(self, *, last_event_id: str | None = None, q: str | None = None) -> Generator[StreamEvent, None, None]:
         """This identity's new messages as they arrive: an endless iterator of :class:`StreamEvent`.
 
         From now on, or after the message `last_event_id` (an earlier event's `id`); a dropped

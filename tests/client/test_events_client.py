@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -99,7 +99,7 @@ async def relay_to(gateway: RunningGateway) -> AsyncIterator[Relay]:
         await relay.stop()
 
 
-async def collect(events: AsyncIterator[StreamEvent], into: asyncio.Queue[StreamEvent]) -> None:
+async def collect(events: AsyncGenerator[StreamEvent, None], into: asyncio.Queue[StreamEvent]) -> None:
     async for event in events:
         await into.put(event)
 
@@ -257,7 +257,7 @@ async def test_the_blocking_twin_streams_and_resumes(gateway: RunningGateway) ->
                 got.append(event)
                 if len(got) == count:
                     break
-            events.close()  # type: ignore[attr-defined]
+            events.close()
         done.set()
 
     reader = asyncio.create_task(asyncio.to_thread(read, 2, q="subject:keep"))
@@ -275,7 +275,7 @@ async def test_the_blocking_twin_streams_and_resumes(gateway: RunningGateway) ->
 
 # --- the SSE parser (pure) ---------------------------------------------------------------
 
-_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n\x00"), max_size=20)
+_TEXT = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\r\n\x00"), max_size=20)
 
 
 @given(st.lists(st.tuples(_TEXT, st.lists(_TEXT, min_size=1, max_size=3)), max_size=5), st.booleans())

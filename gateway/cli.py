@@ -1,6 +1,6 @@
 """Command line: `serve`, `identity create|list|rotate|delete`, `token create|list|revoke`, `admin rotate`,
 `store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads`, `search` (for shell
-scripts and CI steps) and `mcp`.
+scripts and CI steps), `watch` (a command run for each new message) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Only `serve` takes every setting as a flag; the store commands take `--data-dir`, `--domain` and
@@ -9,7 +9,7 @@ Identity commands work on the local data directory directly (safe while the gate
 the store is SQLite in WAL mode). Without a configured domain they use the one the store is
 bound to. `store init --new` is the one way to start an empty store where one existed.
 
-`new`, `wait`, `rm`, `send`, `threads` and `search` are clients of a running gateway over its REST API
+`new`, `wait`, `rm`, `send`, `threads`, `search` and `watch` are clients of a running gateway over its REST API
 (AGENTMAIL_URL), not of the data directory, and import nothing of the server. Tokens come from the environment and the
 0600 token file agentmail-mcp keeps, never from argv: `new` stores the identity's token there,
 so `wait ADDRESS` (and `send --from ADDRESS`) finds it. `wait` exits 0 when the mail came, 1 when it
@@ -55,7 +55,7 @@ DEFAULT_URL: Final = "http://127.0.0.1:8025"
 MAX_DURATION_SECONDS: Final = 10 * 365 * 86400
 """Longest --ttl or --timeout: the gateway's own limit on a lifetime."""
 _UNITS: Final = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
-_CLIENT_COMMANDS: Final = ("new", "wait", "rm", "send", "threads", "search")
+_CLIENT_COMMANDS: Final = ("new", "wait", "rm", "send", "threads", "search", "watch")
 _SEARCH_PAGE: Final = 200  # the API's largest page
 
 
@@ -352,6 +352,134 @@ def _mail_commands(commands: Any, url: argparse.ArgumentParser) -> None:
         "--limit", type=_limit_arg, default=20, metavar="N", help="how many, newest first (default 20, at most 1000)"
     )
     search.add_argument("--json", action="store_true", help="print the matching summaries as a JSON array")
+    _watch_command(commands, url)
+
+
+WATCH_DESCRIPTION: Final = """\
+Run CMD (with /bin/sh) for each new message to the identities watched, until Ctrl-C.
+
+What a run gets:
+  stdin: one JSON object: the newest message's summary as the list route gives it (id, from,
+    to, subject, received_at, codes, links, thread_id, ...) plus "address" (the identity) and
+    "earlier": the other messages of the same burst, oldest first ([] for a single message).
+    The run fetches a body itself if it needs one (`agentmail-gateway wait`, the client).
+  environment: the watcher's own, plus AGENTMAIL_ADDRESS, AGENTMAIL_MESSAGE_ID (the newest),
+    AGENTMAIL_MESSAGE_IDS (all of the run's, oldest first), AGENTMAIL_THREAD_ID (empty when the
+    message has none), and AGENTMAIL_IDENTITY_TOKEN when the watcher reads that identity with
+    its own token (so `agentmail-gateway send --from "$AGENTMAIL_ADDRESS"` can answer).
+
+How runs are scheduled:
+  - one run at a time per identity; different identities in parallel, at most --jobs;
+  - messages of one thread arriving within --debounce of each other are one run, started
+    --debounce after the last of them (at most 12 x --debounce after the first; 100 messages);
+  - budgets: once an identity ran --max-runs-per-hour times in the last hour, or one thread
+    --max-thread-runs-per-hour times, a circuit breaker opens: further messages are not run
+    (kept as "tripped") and the log says why; two agents answering each other stop there;
+  - a run that exits non-zero (or is killed by --timeout, with its whole process group) is run
+    again after --retry-delay, doubling each time, --retries times; then its messages are parked
+    with the exit status and the end of stderr (logged, and kept in the state file).
+
+The state file (--state) holds the event streams' cursors and each message's outcome; it is
+replaced atomically. A watcher started again (even after kill -9) first runs what arrived while
+it was down and what was queued or running, and never runs again a message whose run succeeded.
+A new state file starts with mail arriving from now on. Ctrl-C (or SIGTERM) stops reading, lets
+the runs going on finish for --grace seconds (Ctrl-C again: at once), kills what is left, whose
+messages then run at the next start, and saves the state.
+
+Tokens: each ADDRESS is read with the token `wait` would use (AGENTMAIL_IDENTITY_TOKEN, else the
+token file entry of `agentmail-gateway new`, else AGENTMAIL_TOKEN); addresses left to
+AGENTMAIL_TOKEN (the admin's or a provisioner's) and --all are read from the all-identities
+stream (GET /v1/events). Exit status: 0 stopped by a signal, 2 an error (one line on stderr)."""
+
+
+def _watch_command(commands: Any, url: argparse.ArgumentParser) -> None:
+    watch = commands.add_parser(
+        "watch",
+        parents=[url],
+        allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="run a command for each new message (wake an agent on mail), one at a time per identity",
+        description=WATCH_DESCRIPTION,
+        epilog="examples:\n"
+        "  agentmail-gateway watch \"$AGENTMAIL_ADDRESS\" --exec 'jq -r .subject >> subjects.log'\n"
+        "  agentmail-gateway watch --all --jobs 8 --exec 'claude -p \"Handle the mail on stdin\"'",
+    )
+    watch.add_argument("addresses", nargs="*", metavar="ADDRESS", help="an identity to watch (or its local part)")
+    watch.add_argument(
+        "--all",
+        action="store_true",
+        help="every identity AGENTMAIL_TOKEN may manage (admin: all; provisioner: its own)",
+    )
+    watch.add_argument(
+        "--exec", dest="exec_command", required=True, metavar="CMD", help="the command to run (by /bin/sh)"
+    )
+    watch.add_argument(
+        "--jobs", type=_count_arg(1, 256), default=4, metavar="N", help="runs at once, across identities (default 4)"
+    )
+    watch.add_argument(
+        "--debounce",
+        type=_duration_arg,
+        default=5.0,
+        metavar="DURATION",
+        help="a burst on one thread within this is one run (default 5s)",
+    )
+    watch.add_argument(
+        "--max-runs-per-hour",
+        type=_count_arg(0, 1_000_000),
+        default=60,
+        metavar="N",
+        help="budget of runs per identity in any hour (default 60; 0: none)",
+    )
+    watch.add_argument(
+        "--max-thread-runs-per-hour",
+        type=_count_arg(0, 1_000_000),
+        default=10,
+        metavar="N",
+        help="budget of runs per thread in any hour (default 10; 0: none)",
+    )
+    watch.add_argument(
+        "--timeout",
+        type=_duration_arg,
+        default=1800.0,
+        metavar="DURATION",
+        help="kill a run (its process group) after this long (default 30m; 0: never)",
+    )
+    watch.add_argument(
+        "--retries", type=_count_arg(0, 100), default=3, metavar="N", help="runs again after a failure (default 3)"
+    )
+    watch.add_argument(
+        "--retry-delay",
+        type=_duration_arg,
+        default=10.0,
+        metavar="DURATION",
+        help="pause before the first retry, doubling (default 10s)",
+    )
+    watch.add_argument(
+        "--grace",
+        type=_duration_arg,
+        default=10.0,
+        metavar="DURATION",
+        help="on Ctrl-C, how long the runs going on may finish (default 10s)",
+    )
+    watch.add_argument(
+        "--state",
+        type=Path,
+        metavar="FILE",
+        help="the state file (default: one per gateway, token and ADDRESS set, in the user state folder)",
+    )
+
+
+def _count_arg(low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return parse
 
 
 def _limit_arg(text: str) -> int:
@@ -717,6 +845,8 @@ def _client_main(args: argparse.Namespace) -> int:
                 return _threads(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
             if args.command == "search":
                 return _search(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
+            if args.command == "watch":
+                return _watch(args, url, token, tokens, scope)
             return _rm(args, url, _reader(args.address, os.environ, token, tokens, scope), tokens, scope)
         except WaitTimeout as exc:
             print(f"agentmail-gateway: {exc.detail}", file=sys.stderr)
@@ -988,6 +1118,85 @@ def _search(args: argparse.Namespace, url: str, reader: _Reader, tokens: TokenFi
         print(f"agentmail-gateway: no message of {reader.address} matches", file=sys.stderr)
         return 1
     return 0
+
+
+def _watch(args: argparse.Namespace, url: str, token: str | None, tokens: TokenFile, scope: str) -> int:
+    """`watch`: one stream per identity read with its own token, the all-identities stream for the rest."""
+    import hashlib
+
+    from platformdirs import user_state_path
+
+    from gateway.client.watch import Rules, StateError, StateFile
+
+    if args.all and args.addresses:
+        raise _Refused("give ADDRESSes or --all, not both")
+    if not args.all and not args.addresses:
+        raise _Refused("nothing to watch: name the identities (ADDRESS ...) or pass --all")
+    if args.all and not token:
+        raise _Refused("--all reads the all-identities stream: set AGENTMAIL_TOKEN (the admin's or a provisioner's)")
+    readers: dict[str, _Reader] = {}
+    for given in args.addresses:
+        reader = _reader(given, os.environ, token, tokens, scope)
+        readers.setdefault(reader.address.lower(), reader)
+    try:
+        rules = Rules(
+            debounce=args.debounce,
+            jobs=args.jobs,
+            identity_runs_per_hour=args.max_runs_per_hour or None,
+            thread_runs_per_hour=args.max_thread_runs_per_hour or None,
+            retries=args.retries,
+            retry_delay=args.retry_delay,
+        )
+    except ValueError as exc:
+        raise _Refused(str(exc)) from None
+    path = args.state
+    if path is None:
+        watched = "--all" if args.all else " ".join(sorted(readers))
+        name = hashlib.sha256(f"{scope}\n{watched}".encode()).hexdigest()[:16]
+        path = user_state_path("agentmail-gateway") / "watch" / f"{name}.json"
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s watch: %(message)s", stream=sys.stderr)
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per (re)connection says nothing useful
+    try:
+        return asyncio.run(_watching(args, url, token, list(readers.values()), rules, StateFile(path)))
+    except StateError as exc:
+        raise _Refused(str(exc)) from None
+
+
+async def _watching(
+    args: argparse.Namespace, url: str, token: str | None, readers: list[_Reader], rules: Any, state: Any
+) -> int:
+    from gateway.client import AsyncGateway
+    from gateway.client.watch import Stream, Watcher
+
+    shared = [r.address.lower() for r in readers if r.source == "AGENTMAIL_TOKEN"]
+    async with AsyncGateway(url, token or "", retry_for=60.0) as gw:
+        streams: list[Stream] = []
+        if args.all or shared:
+            streams.append(
+                Stream("*", lambda cursor: gw.events(last_event_id=cursor), None if args.all else frozenset(shared))
+            )
+        for reader in readers:
+            if reader.source == "AGENTMAIL_TOKEN":
+                continue
+            me = gw.identity(reader.address, reader.token)
+            streams.append(
+                Stream(
+                    reader.address,
+                    lambda cursor, me=me: me.events(last_event_id=cursor),  # type: ignore[misc]
+                    frozenset({reader.address.lower()}),
+                    {reader.address.lower(): reader.token},
+                )
+            )
+        watcher = Watcher(
+            streams,
+            rules,
+            args.exec_command,
+            state,
+            timeout=args.timeout or None,
+            grace=args.grace,
+            environ=os.environ,
+        )
+        return await watcher.run()
 
 
 def _search_line(message: Summary) -> str:

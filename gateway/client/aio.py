@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Self, TypeVar
+from typing import TYPE_CHECKING, Literal, Self, TypeVar
 
 from gateway import wire
 from gateway.client import plans
@@ -29,6 +29,7 @@ from gateway.client.handle import (
     resolve_url,
     send_body,
     ttl_seconds,
+    webhook_body,
     where,
 )
 from gateway.client.plans import WAIT_SEGMENT_SECONDS, Call, Pause, Plan, Policy, Reply
@@ -238,6 +239,54 @@ class AsyncGateway:
         except AuthError:  # only the admin may list API tokens
             return False
         return True
+
+    async def create_webhook(
+        self,
+        url: str,
+        *,
+        events: wire.EventType | Iterable[wire.EventType] | None = None,
+        description: str | None = None,
+        signing: Literal["v1", "v1a"] = "v1",
+    ) -> wire.CreatedWebhook:
+        """A webhook for every identity this token may manage (a provisioner's own; all of them for the admin).
+
+        `events`: which of `message.received` (the default), `message.sent`, `message.delivery_failed`.
+        `signing`: `v1` (HMAC-SHA256, the answer's `secret` is what the receiver verifies with) or
+        `v1a` (Ed25519: the receiver verifies with `public_key`). The secret is shown this once.
+        Calls are signed as Standard Webhooks specifies; `gateway.client.verify_webhook` checks them.
+        """
+        body = webhook_body(url, events=events, description=description, signing=signing)
+        return await self.run(plans.create_webhook(self._policy, self._token, None, body))
+
+    async def webhooks(self) -> list[wire.WebhookInfo]:
+        """Every webhook this token may manage (never their secrets)."""
+        return await self.run(plans.list_webhooks(self._policy, self._token, None))
+
+    async def webhook(self, webhook_id: str) -> wire.WebhookInfo:
+        """One webhook: its URL, events, and whether it is failing or disabled (and why)."""
+        return await self.run(plans.get_webhook(self._policy, self._token, webhook_id))
+
+    async def delete_webhook(self, webhook_id: str) -> None:
+        """Delete a webhook: nothing more is sent to it, queued deliveries included."""
+        await self.run(plans.delete_webhook(self._policy, self._token, webhook_id))
+
+    async def rotate_webhook_secret(self, webhook_id: str, *, grace_seconds: int = 86400) -> wire.RotatedSecret:
+        """A new secret for a webhook; the old one signs beside it for `grace_seconds` (both signatures are sent)."""
+        return await self.run(plans.rotate_webhook_secret(self._policy, self._token, webhook_id, grace_seconds))
+
+    async def webhook_deliveries(
+        self, webhook_id: str, *, limit: int = 50, before: datetime | None = None
+    ) -> wire.DeliveryPage:
+        """A page of a webhook's delivery log, newest first; pass its `next_before` as `before` for the next."""
+        return await self.run(plans.list_deliveries(self._policy, self._token, webhook_id, limit=limit, before=before))
+
+    async def webhook_delivery(self, webhook_id: str, delivery_id: str) -> wire.DeliveryDetail:
+        """One delivery: every attempt (status code, latency, the start of the answer) and the payload."""
+        return await self.run(plans.get_delivery(self._policy, self._token, webhook_id, delivery_id))
+
+    async def retry_webhook_delivery(self, webhook_id: str, delivery_id: str) -> wire.WebhookDelivery:
+        """Send a delivery again now (a disabled webhook is enabled again)."""
+        return await self.run(plans.retry_delivery(self._policy, self._token, webhook_id, delivery_id))
 
 
 class AsyncIdentity(IdentityState):
@@ -525,6 +574,34 @@ class AsyncIdentity(IdentityState):
             q=q,
         )
         return await gw.run(plan)
+
+    async def create_webhook(
+        self,
+        url: str,
+        *,
+        events: wire.EventType | Iterable[wire.EventType] | None = None,
+        description: str | None = None,
+        signing: Literal["v1", "v1a"] = "v1",
+    ) -> wire.CreatedWebhook:
+        """A webhook for this identity's events, created with its own token; the secret is shown this once.
+
+        `events`: which of `message.received` (the default), `message.sent`, `message.delivery_failed`.
+        `signing`: `v1` (HMAC-SHA256 with the answer's `secret`) or `v1a` (Ed25519: the receiver
+        verifies with `public_key`). The gateway's other webhook calls (log, rotation) take its id.
+        """
+        body = webhook_body(url, events=events, description=description, signing=signing)
+        gw = self.gateway
+        return await gw.run(plans.create_webhook(gw._policy, self._secret, self.address, body))
+
+    async def webhooks(self) -> list[wire.WebhookInfo]:
+        """This identity's webhooks (never their secrets)."""
+        gw = self.gateway
+        return await gw.run(plans.list_webhooks(gw._policy, self._secret, self.address))
+
+    async def delete_webhook(self, webhook_id: str) -> None:
+        """Delete one of this identity's webhooks."""
+        gw = self.gateway
+        await gw.run(plans.delete_webhook(gw._policy, self._secret, webhook_id, self.address))
 
     async def events(
         self, *, last_event_id: str | None = None, q: str | None = None

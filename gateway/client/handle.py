@@ -34,6 +34,7 @@ __all__ = [
     "resolve_url",
     "send_body",
     "ttl_seconds",
+    "webhook_body",
     "where",
 ]
 
@@ -191,6 +192,23 @@ def forward_body(
 ) -> wire.ForwardIn:
     """The request body of a forward."""
     return wire.ForwardIn(to=addresses(to), cc=addresses(cc), bcc=addresses(bcc), text=text, from_name=from_name)
+
+
+def webhook_body(
+    url: str, *, events: wire.EventType | Iterable[wire.EventType] | None, description: str | None, signing: str
+) -> wire.WebhookIn:
+    """The request body of a new webhook; a TypeError or ValueError for arguments it cannot be, before any request."""
+    if not isinstance(url, str):
+        raise TypeError(f"a webhook's url is a str, not {type(url).__name__}")
+    if signing not in ("v1", "v1a"):
+        raise ValueError(f"signing is 'v1' (HMAC-SHA256) or 'v1a' (Ed25519), not {signing!r}")
+    wanted: list[wire.EventType] | None = None
+    if events is not None:
+        wanted = [events] if isinstance(events, str) else list(events)
+        for event in wanted:
+            if event not in wire.EVENT_TYPES:
+                raise ValueError(f"{event!r} is not an event: one of {', '.join(wire.EVENT_TYPES)}")
+    return wire.WebhookIn(url=url, events=wanted, description=description, signing=signing)  # type: ignore[arg-type]
 
 
 class Download:

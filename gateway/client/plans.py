@@ -34,26 +34,36 @@ __all__ = [
     "Reply",
     "attachment_path",
     "create_identity",
+    "create_webhook",
     "decode",
+    "delete_webhook",
     "error_of",
     "first_code",
     "forward_message",
+    "get_delivery",
     "get_thread",
+    "get_webhook",
     "identity_path",
     "link_containing",
+    "list_deliveries",
     "list_identities",
     "list_messages",
     "list_threads",
+    "list_webhooks",
     "message_path",
     "next_message",
     "perform",
     "reply_to_message",
     "request",
+    "retry_delivery",
+    "rotate_webhook_secret",
     "save",
     "search_messages",
     "send",
     "send_message",
     "wait_for",
+    "webhook_path",
+    "webhooks_path",
 ]
 
 WAIT_SEGMENT_SECONDS: Final = 50.0
@@ -503,3 +513,85 @@ def link_containing(contains: str | None) -> Callable[[wire.Message], str | None
         return None
 
     return pick
+
+
+# --- webhooks -------------------------------------------------------------------------------
+
+
+def webhooks_path(address: str | None) -> str:
+    """An identity's webhooks, or (`address` None) those of every identity the token may manage."""
+    return f"{identity_path(address)}/webhooks" if address is not None else "/v1/webhooks"
+
+
+def webhook_path(webhook_id: str, address: str | None = None) -> str:
+    return f"{webhooks_path(address)}/{_segment(webhook_id)}"
+
+
+def _delivery_path(webhook_id: str, delivery_id: str) -> str:
+    return f"{webhook_path(webhook_id)}/deliveries/{_segment(delivery_id)}"
+
+
+def create_webhook(
+    policy: Policy, token: str | None, address: str | None, body: wire.WebhookIn
+) -> Plan[wire.CreatedWebhook]:
+    """`POST …/webhooks`: a new webhook and its secret, shown this once.
+
+    Retried only on 429 (nothing was made): after a 503 or a lost answer it may exist already,
+    and a second one would deliver every event twice.
+    """
+    call = Call("POST", webhooks_path(address), token, body=encode(body))
+    reply = yield from send(policy, call, retry_on=_MAIL_RETRYABLE)
+    assert reply is not None
+    return decode(policy, reply.content, wire.CreatedWebhook)
+
+
+def list_webhooks(policy: Policy, token: str | None, address: str | None) -> Plan[list[wire.WebhookInfo]]:
+    """The webhooks of `address`, or (None) every webhook the token may manage."""
+    call = Call("GET", webhooks_path(address), token)
+    return (yield from request(policy, call, wire.WebhookList)).webhooks
+
+
+def get_webhook(policy: Policy, token: str | None, webhook_id: str) -> Plan[wire.WebhookInfo]:
+    return (yield from request(policy, Call("GET", webhook_path(webhook_id), token), wire.WebhookInfo))
+
+
+def delete_webhook(policy: Policy, token: str | None, webhook_id: str, address: str | None = None) -> Plan[None]:
+    """`DELETE` one webhook (under its identity's path when `address` is given): nothing more is sent to it."""
+    yield from send(policy, Call("DELETE", webhook_path(webhook_id, address), token))
+
+
+def rotate_webhook_secret(
+    policy: Policy, token: str | None, webhook_id: str, grace_seconds: int
+) -> Plan[wire.RotatedSecret]:
+    """A new secret; the old one keeps signing beside it for `grace_seconds`.
+
+    Retried only on 429: a rotation whose answer was lost cannot be asked for again without
+    losing the secret it made.
+    """
+    body = encode(wire.RotateSecretIn(grace_seconds))
+    call = Call("POST", f"{webhook_path(webhook_id)}/rotate", token, body=body)
+    reply = yield from send(policy, call, retry_on=_MAIL_RETRYABLE)
+    assert reply is not None
+    return decode(policy, reply.content, wire.RotatedSecret)
+
+
+def list_deliveries(
+    policy: Policy, token: str | None, webhook_id: str, *, limit: int, before: datetime | None
+) -> Plan[wire.DeliveryPage]:
+    """One page of a webhook's delivery log, newest first; `before` is the page's `next_before`."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    call = Call("GET", f"{webhook_path(webhook_id)}/deliveries", token, params=_params(limit=limit, before=before))
+    return (yield from request(policy, call, wire.DeliveryPage))
+
+
+def get_delivery(policy: Policy, token: str | None, webhook_id: str, delivery_id: str) -> Plan[wire.DeliveryDetail]:
+    """One delivery with its attempts and the payload it sends."""
+    call = Call("GET", _delivery_path(webhook_id, delivery_id), token)
+    return (yield from request(policy, call, wire.DeliveryDetail))
+
+
+def retry_delivery(policy: Policy, token: str | None, webhook_id: str, delivery_id: str) -> Plan[wire.WebhookDelivery]:
+    """Queue a delivery again now (and re-enable its webhook if it was disabled)."""
+    call = Call("POST", f"{_delivery_path(webhook_id, delivery_id)}/retry", token)
+    return (yield from request(policy, call, wire.WebhookDelivery))

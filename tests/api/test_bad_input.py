@@ -86,6 +86,20 @@ async def test_bad_body(gateway: RunningGateway, method: str, path: str, kwargs:
 
 # Every route that takes a JSON body, with a valid body: `test_every_body_route_is_covered`
 # keeps this list complete.
+PUBLIC_HOOK = "https://1.1.1.1/hook"
+"""A webhook target the SSRF guard admits without a DNS lookup (creating one calls nothing)."""
+
+
+async def fill(gateway: RunningGateway, path: str, address: str, message_id: str) -> str:
+    """`path` with `{addr}`, `{id}` and (a new webhook of `address`) `{hook}` filled in."""
+    hook = ""
+    if "{hook}" in path:
+        made = await gateway.http.post(f"/v1/identities/{address}/webhooks", json={"url": PUBLIC_HOOK})
+        assert made.status_code == 201, made.text
+        hook = made.json()["id"]
+    return path.format(addr=address, id=message_id, hook=hook)
+
+
 BODY_ROUTES = [
     pytest.param("POST", "/v1/identities", {"local_part": "deep"}, id="create-identity"),
     pytest.param("POST", "/v1/tokens", {"scope": "provision"}, id="create-token"),
@@ -93,6 +107,9 @@ BODY_ROUTES = [
     pytest.param("POST", "/v1/identities/{addr}/send", {"to": [f"target@{DOMAIN}"], "text": "hi"}, id="send"),
     pytest.param("POST", MESSAGE + "/reply", {"text": "hi"}, id="reply"),
     pytest.param("POST", MESSAGE + "/forward", {"to": [f"target@{DOMAIN}"]}, id="forward"),
+    pytest.param("POST", "/v1/identities/{addr}/webhooks", {"url": PUBLIC_HOOK}, id="create-webhook"),
+    pytest.param("POST", "/v1/webhooks", {"url": PUBLIC_HOOK}, id="create-wide-webhook"),
+    pytest.param("POST", "/v1/webhooks/{hook}/rotate", {"grace_seconds": 60}, id="rotate-webhook"),
 ]
 DEPTHS = (100, 900, 1000, 10000)
 NULLABLE = frozenset({"local_part", "text"})
@@ -126,7 +143,7 @@ async def test_deeply_nested_body_is_400(
     gateway: RunningGateway, method: str, path: str, valid: dict[str, Any]
 ) -> None:
     address, message_id = await target(gateway)
-    url = path.format(addr=address, id=message_id)
+    url = await fill(gateway, path, address, message_id)
     for name, body in deep_bodies(valid).items():
         response = await gateway.http.request(method, url, content=body, headers=JSON)
         assert response.status_code == 400, (name, response.text)
@@ -139,7 +156,7 @@ async def test_malformed_and_mistyped_bodies_are_400(
     gateway: RunningGateway, method: str, path: str, valid: dict[str, Any]
 ) -> None:
     address, message_id = await target(gateway)
-    url = path.format(addr=address, id=message_id)
+    url = await fill(gateway, path, address, message_id)
     text = json.dumps(valid).encode()
     malformed = [text[:-1], text + b"}", text.replace(b":", b"", 1), b"\xff" + text, text.replace(b'"', b"'")]
     malformed += [b"nul", b"tru", b"[", b"{", b'{"a" 1}', b"1e999999", b'"\\ud800"', text + b" 1"]
@@ -168,7 +185,13 @@ async def test_every_body_route_is_covered(gateway: RunningGateway) -> None:
         if handler[0].parsed_data_field is not None and not route.path.startswith("/ui")
     }
     covered = {
-        (p.values[0], p.values[1].replace("{addr}", "{address:str}").replace("{id}", "{message_id:str}"))
+        (
+            p.values[0],
+            p.values[1]
+            .replace("{addr}", "{address:str}")
+            .replace("{id}", "{message_id:str}")
+            .replace("{hook}", "{webhook_id:str}"),
+        )
         for p in BODY_ROUTES
     }
     assert takes_body == covered

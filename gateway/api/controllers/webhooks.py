@@ -96,12 +96,13 @@ class IdentityWebhookController(Controller):
         identity: NamedDependency[Identity],
         webhook_id: WebhookId,
     ) -> wire.WebhookInfo:
-        """One of the identity's webhooks."""
+        """One of the identity's webhooks, without its secret (a `v1a` one with its public key)."""
         return schemas.webhook_info(await webhooks.get(request.user, webhook_id, identity))
 
     @delete(
         "/{webhook_id:str}",
         operation_id="deleteIdentityWebhook",
+        response_description="Deleted, with its deliveries.",
         summary="Delete one of this identity's webhooks",
         responses=error_responses(403, 404),
     )
@@ -141,6 +142,7 @@ class WebhookController(Controller):
         operation_id="listWebhooks",
         response_description="Every webhook the token may manage (without secrets).",
         summary="List webhooks",
+        responses=error_responses(),
     )
     async def listing(
         self, request: Request[Principal, Any, Any], webhooks: NamedDependency[Webhooks]
@@ -164,12 +166,16 @@ class WebhookController(Controller):
         return schemas.webhook_info(await webhooks.get(request.user, webhook_id))
 
     @delete(
-        "/{webhook_id:str}", operation_id="deleteWebhook", summary="Delete a webhook", responses=error_responses(404)
+        "/{webhook_id:str}",
+        operation_id="deleteWebhook",
+        response_description="Deleted, with its deliveries.",
+        summary="Delete a webhook",
+        responses=error_responses(404),
     )
     async def remove(
         self, request: Request[Principal, Any, Any], webhooks: NamedDependency[Webhooks], webhook_id: WebhookId
     ) -> None:
-        """Delete the webhook with its queued deliveries and its log."""
+        """Delete the webhook with its queued deliveries and its log: nothing more is sent to it."""
         await webhooks.delete(request.user, webhook_id)
 
     @post(
@@ -205,7 +211,7 @@ class WebhookController(Controller):
         request: Request[Principal, Any, Any],
         webhooks: NamedDependency[Webhooks],
         webhook_id: WebhookId,
-        limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERY_PAGE, description="Page size.")] = 50,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERY_PAGE, description="Deliveries per page, 1 to 200.")] = 50,
         before: Annotated[
             datetime | None, QueryParameter(description="Only deliveries created before this time (`next_before`).")
         ] = None,

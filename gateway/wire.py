@@ -446,7 +446,8 @@ class DeliveryAttempt(msgspec.Struct, frozen=True):
 
 class DeliveryPage(msgspec.Struct, frozen=True):
     deliveries: list[WebhookDelivery]
-    next_before: datetime | None
+    next_before_id: str | None
+    """Pass it as `before_id` for the next (older) page; null on the last page."""
 
 
 class DeliveryDetail(WebhookDelivery, frozen=True, kw_only=True):

@@ -275,10 +275,12 @@ class AsyncGateway:
         return await self.run(plans.rotate_webhook_secret(self._policy, self._token, webhook_id, grace_seconds))
 
     async def webhook_deliveries(
-        self, webhook_id: str, *, limit: int = 50, before: datetime | None = None
+        self, webhook_id: str, *, limit: int = 50, before_id: str | None = None
     ) -> wire.DeliveryPage:
-        """A page of a webhook's delivery log, newest first; pass its `next_before` as `before` for the next."""
-        return await self.run(plans.list_deliveries(self._policy, self._token, webhook_id, limit=limit, before=before))
+        """A page of a webhook's delivery log, newest first; pass its `next_before_id` as `before_id` for the next."""
+        return await self.run(
+            plans.list_deliveries(self._policy, self._token, webhook_id, limit=limit, before_id=before_id)
+        )
 
     async def webhook_delivery(self, webhook_id: str, delivery_id: str) -> wire.DeliveryDetail:
         """One delivery: every attempt (status code, latency, the start of the answer) and the payload."""

@@ -576,12 +576,13 @@ def rotate_webhook_secret(
 
 
 def list_deliveries(
-    policy: Policy, token: str | None, webhook_id: str, *, limit: int, before: datetime | None
+    policy: Policy, token: str | None, webhook_id: str, *, limit: int, before_id: str | None
 ) -> Plan[wire.DeliveryPage]:
-    """One page of a webhook's delivery log, newest first; `before` is the page's `next_before`."""
+    """One page of a webhook's delivery log, newest first; `before_id` is the last page's `next_before_id`."""
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    call = Call("GET", f"{webhook_path(webhook_id)}/deliveries", token, params=_params(limit=limit, before=before))
+    params = _params(limit=limit, before_id=before_id)
+    call = Call("GET", f"{webhook_path(webhook_id)}/deliveries", token, params=params)
     return (yield from request(policy, call, wire.DeliveryPage))
 
 

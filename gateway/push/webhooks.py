@@ -134,11 +134,15 @@ class Webhooks:
         return await self._store.webhooks.rotate(hook.id, secret, public_key, old_until=until), until
 
     async def deliveries(
-        self, principal: Principal, webhook_id: str, *, limit: int, before_ts: float | None
+        self, principal: Principal, webhook_id: str, *, limit: int, before_id: str | None
     ) -> list[Delivery]:
-        """A webhook's deliveries, newest first."""
+        """Up to `limit` of a webhook's deliveries, newest first, older than `before_id` (its own, else NotFound)."""
         hook = await self.get(principal, webhook_id)
-        return await self._store.webhooks.deliveries(hook.id, limit=min(limit, MAX_DELIVERY_PAGE), before_ts=before_ts)
+        if before_id is not None:
+            cursor = await self._store.webhooks.get_delivery(before_id)
+            if cursor is None or cursor.webhook_id != hook.id:
+                raise NotFound("before_id is no delivery of this webhook")
+        return await self._store.webhooks.deliveries(hook.id, limit=limit, before_id=before_id)
 
     async def delivery(self, principal: Principal, webhook_id: str, delivery_id: str) -> DeliveryView:
         """One delivery of a webhook with its attempts."""

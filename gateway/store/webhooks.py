@@ -150,8 +150,9 @@ class WebhookStore(Protocol):
     async def retry(self, delivery_id: str, *, now: float) -> Delivery:
         """Queue a delivery again (due now), whatever its state; NotFound if unknown."""
 
-    async def deliveries(self, webhook_id: str, *, limit: int, before_ts: float | None = None) -> list[Delivery]:
-        """A webhook's deliveries, newest first (created before `before_ts` when given)."""
+    async def deliveries(self, webhook_id: str, *, limit: int, before_id: str | None = None) -> list[Delivery]:
+        """A webhook's deliveries, newest first (enqueued before the delivery `before_id` when given: a page
+        boundary that ties never blur, unlike a time)."""
 
     async def get_delivery(self, delivery_id: str) -> Delivery | None:
         """One delivery by id."""

@@ -456,8 +456,9 @@ async def test_deliveries_are_listed_newest_first_in_pages(store: Store, clock: 
         [delivery(f"d{n}", "wh_1", at=now + n) for n in range(4)] + [delivery("x", "wh_2", at=now + 9)]
     )
     assert ids(await store.webhooks.deliveries("wh_1", limit=3)) == ["d3", "d2", "d1"]
-    assert ids(await store.webhooks.deliveries("wh_1", limit=3, before_ts=now + 1)) == ["d0"]
-    assert ids(await store.webhooks.deliveries("wh_1", limit=10, before_ts=now)) == []
+    assert ids(await store.webhooks.deliveries("wh_1", limit=3, before_id="d1")) == ["d0"]
+    assert ids(await store.webhooks.deliveries("wh_1", limit=2, before_id="d3")) == ["d2", "d1"]
+    assert ids(await store.webhooks.deliveries("wh_1", limit=10, before_id="d0")) == []
     assert ids(await store.webhooks.deliveries("wh_none", limit=10)) == []
 
 

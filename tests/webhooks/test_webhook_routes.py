@@ -231,3 +231,24 @@ def test_queued_deliveries_survive_a_sigkill_and_all_go_out_after_restart(tmp_pa
         assert subjects == [f"queued {n}" for n in range(5)]
     finally:
         receiver.stop()
+
+
+async def test_the_delivery_log_pages_without_skipping_or_repeating(hooked: RunningGateway, receiver: Receiver) -> None:
+    address, token = await hooked.create_identity("paging")
+    hook = await create_hook(hooked, address, token, url=receiver.url)
+    # One SMTP session: the feeder enqueues them in one batch, at one time (a time cursor would tie).
+    await hooked.send_many([(make_message(to=address, subject=f"m{n}"), [address]) for n in range(7)])
+    await calls(receiver, lambda c: len(c) >= 7)
+    url = f"/v1/webhooks/{hook['id']}/deliveries"
+    seen: list[str] = []
+    params: dict[str, object] = {"limit": 3}
+    for _ in range(5):
+        page = (await hooked.http.get(url, params=params)).json()
+        seen += [d["id"] for d in page["deliveries"]]
+        if page["next_before_id"] is None:
+            break
+        params["before_id"] = page["next_before_id"]
+    assert len(seen) == 7 == len(set(seen))
+    everything = (await hooked.http.get(url, params={"limit": 200})).json()
+    assert [d["id"] for d in everything["deliveries"]] == seen and everything["next_before_id"] is None
+    assert_error(await hooked.http.get(url, params={"before_id": "msg_nope"}), 404)

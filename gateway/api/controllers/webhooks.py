@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, delete, get, post
@@ -13,7 +12,6 @@ from gateway import wire
 from gateway.api import schemas
 from gateway.api.auth import managed_identity
 from gateway.api.schemas import error_responses
-from gateway.errors import InvalidInput
 from gateway.push.webhooks import MAX_DELIVERY_PAGE, Webhooks
 from gateway.store import Identity, Principal
 
@@ -211,22 +209,22 @@ class WebhookController(Controller):
         request: Request[Principal, Any, Any],
         webhooks: NamedDependency[Webhooks],
         webhook_id: WebhookId,
-        limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERY_PAGE, description="Deliveries per page, 1 to 200.")] = 50,
-        before: Annotated[
-            datetime | None, QueryParameter(description="Only deliveries created before this time (`next_before`).")
+        limit: Annotated[
+            int, QueryParameter(ge=1, le=MAX_DELIVERY_PAGE, description="Deliveries per page, 1 to 200.")
+        ] = 50,
+        before_id: Annotated[
+            str | None,
+            QueryParameter(
+                max_length=64, description="Only deliveries older than this one (the last page's `next_before_id`)."
+            ),
         ] = None,
     ) -> wire.DeliveryPage:
-        """Each event sent (or being sent) to the webhook: status, attempts, the last answer's code or error."""
-        if before is not None and before.tzinfo is None:
-            raise InvalidInput("before needs a time zone (RFC 3339, e.g. 2026-01-01T00:00:00Z)")
-        found = await webhooks.deliveries(
-            request.user, webhook_id, limit=limit + 1, before_ts=None if before is None else before.timestamp()
-        )
+        """Each event sent (or being sent) to the webhook, newest first: status, attempts, the last answer's
+        code or error. Page with `before_id` (404 when it is no delivery of this webhook)."""
+        found = await webhooks.deliveries(request.user, webhook_id, limit=limit + 1, before_id=before_id)
         page = found[:limit]
         more = len(found) > limit
-        return wire.DeliveryPage(
-            [schemas.webhook_delivery(d) for d in page], schemas.time_of(page[-1].created_ts) if more else None
-        )
+        return wire.DeliveryPage([schemas.webhook_delivery(d) for d in page], page[-1].id if more else None)
 
     @get(
         "/{webhook_id:str}/deliveries/{delivery_id:str}",

@@ -318,11 +318,12 @@ class PostgresWebhooks:
         assert found is not None
         return hook_delivery_of(found)
 
-    async def deliveries(self, webhook_id: str, *, limit: int, before_ts: float | None = None) -> list[Delivery]:
+    async def deliveries(self, webhook_id: str, *, limit: int, before_id: str | None = None) -> list[Delivery]:
         rows = await self._db.fetchall(
             f"SELECT {HOOK_DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = %s"  # noqa: S608
-            " AND (%s::float8 IS NULL OR created_at < %s) ORDER BY created_at DESC, seq DESC LIMIT %s",
-            (webhook_id, before_ts, before_ts, max(0, limit)),
+            " AND (%s::text IS NULL OR seq < (SELECT seq FROM webhook_deliveries WHERE id = %s))"
+            " ORDER BY seq DESC LIMIT %s",
+            (webhook_id, before_id, before_id, max(0, limit)),
         )
         return [hook_delivery_of(r) for r in rows]
 

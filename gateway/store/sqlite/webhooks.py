@@ -320,12 +320,13 @@ class SqliteWebhooks:
             raise NotFound("no such delivery")
         return hook_delivery_of(row)
 
-    async def deliveries(self, webhook_id: str, *, limit: int, before_ts: float | None = None) -> list[Delivery]:
+    async def deliveries(self, webhook_id: str, *, limit: int, before_id: str | None = None) -> list[Delivery]:
         rows = await self._db.run(
             lambda c: c.execute(
                 f"SELECT {HOOK_DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ?"  # noqa: S608
-                " AND created_at < ? ORDER BY created_at DESC, seq DESC LIMIT ?",
-                (webhook_id, float("inf") if before_ts is None else before_ts, max(0, limit)),
+                " AND (? IS NULL OR seq < (SELECT seq FROM webhook_deliveries WHERE id = ?))"
+                " ORDER BY seq DESC LIMIT ?",
+                (webhook_id, before_id, before_id, max(0, limit)),
             ).fetchall()
         )
         return [hook_delivery_of(r) for r in rows]

@@ -403,12 +403,14 @@ class WebhookInfo(msgspec.Struct, frozen=True):
 
 
 class CreatedWebhook(WebhookInfo, frozen=True, kw_only=True):
-    secret: str
-    """Shown this once: `whsec_…` (v1, give it to the receiver) or `whsk_…` (v1a, the gateway's signing key)."""
+    secret: str | None
+    """`v1`: the `whsec_…` secret the receiver verifies with, shown this once. `v1a`: null (the signing
+    key never leaves the gateway; the receiver verifies with `public_key`)."""
 
 
 class RotatedSecret(msgspec.Struct, frozen=True):
-    secret: str
+    secret: str | None
+    """The new `whsec_…` (v1), shown this once; null for `v1a` (see `public_key`)."""
     public_key: str | None
     previous_valid_until: datetime
     """Until then every call carries a signature with the old secret too."""

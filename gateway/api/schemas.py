@@ -202,7 +202,10 @@ def webhook_info(h: Webhook) -> wire.WebhookInfo:
 
 
 def created_webhook(h: Webhook) -> wire.CreatedWebhook:
-    return wire.CreatedWebhook(**msgspec.structs.asdict(webhook_info(h)), secret=h.secret)
+    # A v1a webhook's secret is the gateway's private signing key: it never leaves the gateway.
+    return wire.CreatedWebhook(
+        **msgspec.structs.asdict(webhook_info(h)), secret=h.secret if h.signing == "v1" else None
+    )
 
 
 def webhook_delivery(d: Delivery) -> wire.WebhookDelivery:

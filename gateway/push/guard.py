@@ -24,6 +24,8 @@ address it stands for must be public unicast:
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import functools
 import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -199,9 +201,17 @@ def check_url(url: str, allow: Iterable[str | Network] = ()) -> Target:
     return target
 
 
+_LOOKUPS: Final = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="webhook-dns")
+"""getaddrinfo blocks a thread until the resolver gives up (up to half a minute for a name whose server
+never answers); a timeout stops the wait, not the thread. Lookups get their own threads, so names a
+caller picked can never hold the threads that intake, indexing and parsing run on."""
+
+
 async def system_resolver(host: str, port: int) -> list[str]:
-    """The addresses of `host` from the event loop's getaddrinfo (TCP), as text."""
-    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    """The addresses of `host` from getaddrinfo (TCP), as text, on the lookups' own threads."""
+    infos = await asyncio.get_running_loop().run_in_executor(
+        _LOOKUPS, functools.partial(socket.getaddrinfo, host, port, type=socket.SOCK_STREAM)
+    )
     return [str(info[4][0]) for info in infos]
 
 
@@ -238,7 +248,9 @@ async def resolve(
 
 
 def _vet(target: Target, ip: IPAddress, nets: tuple[Network, ...]) -> None:
-    where = str(ip) if target.ip is not None else f"{target.host} resolves to {ip}, which"
+    # A name's answer is not repeated: the refusal would make the gateway a resolver of the
+    # operator's internal names for anyone who may create a webhook.
+    where = str(ip) if target.ip is not None else f"{target.host} resolves to an address that"
     if (reason := refusal(ip, nets)) is not None:
         raise TargetRefused(f"{where} is not a public address ({reason}); webhook_allow can admit its network")
     if target.scheme == "http" and not _is_loopback(ip):

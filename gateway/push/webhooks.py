@@ -10,13 +10,14 @@ call, since names move.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from gateway import wire
-from gateway.errors import Conflict, Forbidden, NotFound
+from gateway.errors import Conflict, Forbidden, NotFound, TargetRefused
 from gateway.push.guard import Resolver, check_url, resolve
 from gateway.push.signing import new_keypair, new_secret
 from gateway.store import Identity, Principal, Store
@@ -27,6 +28,7 @@ __all__ = ["DEFAULT_EVENTS", "DeliveryView", "Webhooks"]
 DEFAULT_EVENTS: Final = ("message.received",)
 MAX_DELIVERY_PAGE: Final = 200
 ATTEMPTS_SHOWN: Final = 50
+RESOLVE_TIMEOUT: Final = 5.0  # a new webhook's name must resolve this fast (calls have their own deadline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,12 +61,16 @@ class Webhooks:
 
     async def create(self, principal: Principal, identity: Identity | None, body: wire.WebhookIn) -> Webhook:
         """A new webhook for `identity` (None: token-wide, for the admin or a provisioner); its secret is set once."""
-        target = check_url(body.url, self._allow)
-        await resolve(target, self._allow, resolver=self._resolver)  # refused now, not at the first mail
         scope: WebhookScope
+        if identity is None and principal.kind not in ("admin", "provisioner"):
+            raise Forbidden("a webhook for every identity needs the admin token or a provisioner token")
+        target = check_url(body.url, self._allow)
+        try:
+            async with asyncio.timeout(RESOLVE_TIMEOUT):  # refused now, not at the first mail
+                await resolve(target, self._allow, resolver=self._resolver)
+        except TimeoutError:
+            raise TargetRefused(f"{target.host} did not resolve within {RESOLVE_TIMEOUT:g} s") from None
         if identity is None:
-            if principal.kind not in ("admin", "provisioner"):
-                raise Forbidden("a webhook for every identity needs the admin token or a provisioner token")
             scope = "admin" if principal.kind == "admin" else "provisioner"
             owned = await self._store.webhooks.listing(
                 scope=scope, token_id=None if scope == "admin" else principal.token_id

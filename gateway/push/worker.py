@@ -142,7 +142,7 @@ class Deliverer:
         attempts = delivery.attempts + 1
         if result.ok:
             await self._store.webhooks.record(delivery.id, attempt, status="delivered", next_ts=now)
-            log.info("webhook %s: %s delivered to %s (%s)", hook.id, delivery.id, hook.url, result.status_code)
+            log.info("webhook %s: %s delivered (%s)", hook.id, delivery.id, result.status_code)
             return
         reason = result.error or f"HTTP {result.status_code}"
         jitter = random.random()  # noqa: S311 - spreads retries, secures nothing
@@ -153,11 +153,11 @@ class Deliverer:
             )
         else:
             await self._store.webhooks.record(delivery.id, attempt, status="queued", next_ts=retry_at, error=reason)
+        # The URL is never logged: many receivers (chat and automation hooks) keep a secret in it.
         log.info(
-            "webhook %s: %s to %s failed (%s), attempt %d%s",
+            "webhook %s: %s failed (%s), attempt %d%s",
             hook.id,
             delivery.id,
-            hook.url,
             reason,
             attempts,
             "" if retry_at is None else f"; again in {retry_at - now:.1f} s",

@@ -195,7 +195,8 @@ class WebhookController(Controller):
         every call carries two signatures, the new secret's and the old one's, so the receiver can
         switch without losing a call."""
         hook, until = await webhooks.rotate(request.user, webhook_id, data.grace_seconds)
-        return wire.RotatedSecret(hook.secret, hook.public_key, schemas.time_of(until))
+        secret = hook.secret if hook.signing == "v1" else None  # a v1a key pair's private half stays here
+        return wire.RotatedSecret(secret, hook.public_key, schemas.time_of(until))
 
     @get(
         "/{webhook_id:str}/deliveries",

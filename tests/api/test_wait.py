@@ -124,6 +124,8 @@ async def test_filters_from_subject_since_and_after_id(gateway: RunningGateway) 
         after = await wait(client, address, after_id=welcome["id"], include_seen="true", timeout=0)
         assert after.json()["subject"] == "Reset your password"
         assert_error(await wait(client, address, since="2026-01-01T00:00:00", timeout=0), 400)
+        for number in ("1.2e-25", "1700000000"):  # not seconds since 1970: the schema promises RFC 3339
+            assert "RFC 3339" in assert_error(await wait(client, address, since=number, timeout=0), 400)["detail"]
         assert_error(await wait(client, address, after_id="no-such-id", timeout=0), 404)
 
 

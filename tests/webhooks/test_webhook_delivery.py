@@ -12,7 +12,7 @@ import base64
 import itertools
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,23 +22,8 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from gateway.config import Settings
 from tests.conftest import RunningGateway, make_message, run_gateway
+from tests.webhooks.conftest import ALLOW
 from tests.webhooks.receiver import Call, Receiver
-
-ALLOW = "127.0.0.1/32"
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with Receiver() as r:
-        yield r
-
-
-@pytest.fixture
-async def hooked(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
-    """A gateway that may call loopback receivers, retrying fast (the schedule scaled down 100 times)."""
-    settings = make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05")
-    async with run_gateway(settings) as gateway:
-        yield gateway
 
 
 async def create_hook(gateway: RunningGateway, address: str, token: str | None, **body: Any) -> dict[str, Any]:

@@ -3,27 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Callable, Iterator
 
-import pytest
-
-from gateway.config import Settings
-from tests.conftest import RunningGateway, make_message, run_gateway
+from tests.conftest import RunningGateway, make_message
 from tests.ui.test_sessions import login, mail_path, ui_client
 from tests.webhooks.receiver import Receiver
-from tests.webhooks.test_webhook_delivery import ALLOW, calls, create_hook
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with Receiver() as r:
-        yield r
-
-
-@pytest.fixture
-async def hooked(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
-    async with run_gateway(make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05")) as gateway:
-        yield gateway
+from tests.webhooks.test_webhook_delivery import calls, create_hook
 
 
 async def test_the_identity_page_lists_its_webhooks_and_their_latest_deliveries(

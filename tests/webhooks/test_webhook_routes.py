@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -14,19 +14,14 @@ from standardwebhooks.webhooks import Webhook
 from gateway.config import Settings
 from tests.conftest import ADMIN_TOKEN, RunningGateway, assert_error, make_message, run_gateway
 from tests.serve import ServeProcess, wait_until
+from tests.webhooks.conftest import ALLOW, HOOKED
 from tests.webhooks.receiver import Receiver
-from tests.webhooks.test_webhook_delivery import ALLOW, calls, create_hook
-
-
-@pytest.fixture
-def receiver() -> Iterator[Receiver]:
-    with Receiver() as r:
-        yield r
+from tests.webhooks.test_webhook_delivery import calls, create_hook
 
 
 @pytest.fixture
 async def hooked(make_settings: Callable[..., Settings]) -> AsyncIterator[RunningGateway]:
-    settings = make_settings(webhook_allow=ALLOW, webhook_retry_first="0.05", webhook_disable_after="1s")
+    settings = make_settings(**HOOKED, webhook_disable_after="1s")  # disabled after a second of failures
     async with run_gateway(settings) as gateway:
         yield gateway
 
@@ -241,7 +236,7 @@ async def test_the_delivery_log_pages_without_skipping_or_repeating(hooked: Runn
     await calls(receiver, lambda c: len(c) >= 7)
     url = f"/v1/webhooks/{hook['id']}/deliveries"
     seen: list[str] = []
-    params: dict[str, object] = {"limit": 3}
+    params: dict[str, str | int] = {"limit": 3}
     for _ in range(5):
         page = (await hooked.http.get(url, params=params)).json()
         seen += [d["id"] for d in page["deliveries"]]

@@ -22,7 +22,8 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from gateway.config import Settings
 from tests.conftest import RunningGateway, make_message, run_gateway
-from tests.webhooks.conftest import ALLOW
+from tests.outbound.capture import CaptureServer
+from tests.webhooks.conftest import ALLOW, HOOKED
 from tests.webhooks.receiver import Call, Receiver
 
 
@@ -154,3 +155,24 @@ async def test_a_rebuilt_index_sends_nothing_again_and_mail_after_it_goes_out(
     subjects = [json.loads(c.body)["message"]["subject"] for c in done]
     assert subjects == ["before 0", "before 1", "before 2", "after"]
     assert len(page) == 4 and len(receiver.calls) == 4
+
+
+async def test_a_recipient_the_relay_refuses_for_good_is_announced_as_delivery_failed(
+    make_settings: Callable[..., Settings], receiver: Receiver
+) -> None:
+    with CaptureServer() as relay:
+        relay.handler.rcpt_replies["nobody@external.test"] = "550 5.1.1 No such user here"
+        settings = make_settings(**HOOKED, relay_url=f"smtp://127.0.0.1:{relay.port}")
+        async with run_gateway(settings) as gateway:
+            address, token = await gateway.create_identity("bounced", send="any")
+            hook = await create_hook(gateway, address, token, url=receiver.url, events=["message.delivery_failed"])
+            async with gateway.client(token) as client:
+                sent = await client.post(
+                    f"/v1/identities/{address}/send", json={"to": ["nobody@external.test"], "text": "hello"}
+                )
+            assert sent.status_code == 201, sent.text
+            (call,) = await calls(receiver, lambda c: len(c) >= 1)
+    payload = Webhook(hook["secret"]).verify(call.body, call.headers)
+    assert payload["type"] == "message.delivery_failed" and payload["address"] == address
+    assert payload["message_id"] == sent.json()["message_id"] and payload["recipient"] == "nobody@external.test"
+    assert "550" in payload["detail"]

@@ -107,14 +107,14 @@ class Feeder:
     async def feed_once(self) -> bool:
         """Feed one batch of grants after the cursor; whether there were any."""
         index = self._store.index
-        latest = await index.latest_grant(direction="all")  # first: a grant after it is walked whatever comes
-        if not await self._store.webhooks.listing():
-            # Nobody to call: skip to the newest grant instead of reading a whole (rebuilt) index.
-            # A webhook created later takes only mail received after it anyway.
-            if latest is not None and await index.get_meta(CURSOR_KEY) != _cursor_text(latest):
-                await index.set_meta(CURSOR_KEY, _cursor_text(latest))
-            return False
         after = _cursor_of(await index.get_meta(CURSOR_KEY))
+        if after is None:  # a new (or rebuilt) index: is there anyone to call at all?
+            latest = await index.latest_grant(direction="all")  # first: a grant after it is walked whatever comes
+            if latest is not None and not await self._store.webhooks.listing():
+                # Nobody: skip to the newest grant instead of reading the whole index for nobody.
+                # A webhook created later takes only mail received after it anyway.
+                await index.set_meta(CURSOR_KEY, _cursor_text(latest))
+                return False
         grants = await index.grants_after(after, limit=BATCH, direction="all")
         if not grants:
             return False

@@ -145,27 +145,30 @@ class Webhooks:
         """Up to `limit` of a webhook's deliveries, newest first, older than `before_id` (its own, else NotFound)."""
         hook = await self.get(principal, webhook_id)
         if before_id is not None:
-            cursor = await self._store.webhooks.get_delivery(before_id)
-            if cursor is None or cursor.webhook_id != hook.id:
-                raise NotFound("before_id is no delivery of this webhook")
+            await self._delivery_of(hook, before_id, "before_id is no delivery of this webhook")
         return await self._store.webhooks.deliveries(hook.id, limit=limit, before_id=before_id)
 
     async def delivery(self, principal: Principal, webhook_id: str, delivery_id: str) -> DeliveryView:
         """One delivery of a webhook with its attempts."""
         hook = await self.get(principal, webhook_id)
-        delivery = await self._store.webhooks.get_delivery(delivery_id)
-        if delivery is None or delivery.webhook_id != hook.id:
-            raise NotFound("no such delivery of this webhook")
+        delivery = await self._delivery_of(hook, delivery_id, "no such delivery of this webhook")
         return DeliveryView(delivery, await self._store.webhooks.attempts(delivery.id, limit=ATTEMPTS_SHOWN))
 
     async def retry(self, principal: Principal, webhook_id: str, delivery_id: str) -> Delivery:
         """Send a delivery again now, whatever became of it; a disabled webhook is enabled again."""
-        view = await self.delivery(principal, webhook_id, delivery_id)
         hook = await self.get(principal, webhook_id)
+        await self._delivery_of(hook, delivery_id, "no such delivery of this webhook")
         if hook.disabled_ts is not None:
             await self._store.webhooks.set_disabled(hook.id, at=None, reason=None)
-        delivery = await self._store.webhooks.retry(view.delivery.id, now=self._clock())
+        delivery = await self._store.webhooks.retry(delivery_id, now=self._clock())
         self._on_retry()
+        return delivery
+
+    async def _delivery_of(self, hook: Webhook, delivery_id: str, missing: str) -> Delivery:
+        """One of `hook`'s deliveries; NotFound(`missing`) for any other id."""
+        delivery = await self._store.webhooks.get_delivery(delivery_id)
+        if delivery is None or delivery.webhook_id != hook.id:
+            raise NotFound(missing)
         return delivery
 
     async def _may_manage(self, principal: Principal, hook: Webhook) -> bool:

@@ -6,6 +6,7 @@ import pytest
 
 from gateway.client import AsyncGateway, WebhookVerificationError, verify_webhook
 from tests.conftest import ADMIN_TOKEN, RunningGateway, make_message
+from tests.webhooks.conftest import recorded
 from tests.webhooks.receiver import Receiver
 from tests.webhooks.test_webhook_delivery import calls
 
@@ -25,6 +26,7 @@ async def test_the_client_manages_webhooks_and_verifies_what_they_get(
         verify_webhook(call.body, call.headers, created.secret)
         with pytest.raises(WebhookVerificationError):
             verify_webhook(call.body + b" ", call.headers, created.secret)
+        await recorded(hooked, created.id, 1)
         page = await admin.webhook_deliveries(created.id, limit=10)
         (delivery,) = page.deliveries
         assert delivery.id == call.headers["webhook-id"] and delivery.status == "delivered"

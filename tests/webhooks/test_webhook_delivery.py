@@ -11,6 +11,7 @@ import asyncio
 import base64
 import itertools
 import json
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +24,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 from gateway.config import Settings
 from tests.conftest import RunningGateway, make_message, run_gateway
 from tests.outbound.capture import CaptureServer
-from tests.webhooks.conftest import ALLOW, HOOKED
+from tests.webhooks.conftest import ALLOW, HOOKED, recorded
 from tests.webhooks.receiver import Call, Receiver
 
 
@@ -104,8 +105,9 @@ async def test_v1a_signatures_verify_with_the_public_key_and_fail_when_tampered(
 
 
 async def test_a_receiver_that_is_down_gets_every_event_once_up_in_order_after_growing_gaps(
-    hooked: RunningGateway, receiver: Receiver
+    hooked: RunningGateway, receiver: Receiver, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="gateway")
     address, token = await hooked.create_identity("patient")
     hook = await create_hook(hooked, address, token, url=receiver.url)
     receiver.status = 503
@@ -124,14 +126,18 @@ async def test_a_receiver_that_is_down_gets_every_event_once_up_in_order_after_g
     assert [json.loads(c.body)["message"]["subject"] for c in accepted] == subjects
     assert len({c.headers["webhook-id"] for c in accepted}) == 4
     assert accepted[0].headers["webhook-id"] == failing[0].headers["webhook-id"]
-    page = (await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()
-    assert [d["status"] for d in page["deliveries"]] == ["delivered"] * 4
-    first = page["deliveries"][-1]
+    page = await recorded(hooked, hook["id"], 4)
+    assert [d["status"] for d in page] == ["delivered"] * 4
+    first = page[-1]
     assert first["attempts"] >= 5 and first["last_status_code"] == 200
     detail = await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries/{first['id']}")
     assert detail.status_code == 200 and hook["secret"] not in detail.text
     codes = [a["status_code"] for a in detail.json()["attempt_log"]]
     assert codes[0] == 200 and set(codes[1:]) == {503}
+    # The worker logged every attempt, by webhook id: never the URL (receivers keep secrets in theirs)
+    # nor the signing secret.
+    assert hook["id"] in caplog.text and f":{receiver.port}/" not in caplog.text
+    assert hook["secret"] not in caplog.text and hook["secret"].removeprefix("whsec_") not in caplog.text
 
 
 async def test_a_rebuilt_index_sends_nothing_again_and_mail_after_it_goes_out(

@@ -6,6 +6,7 @@ import re
 
 from tests.conftest import RunningGateway, make_message
 from tests.ui.test_sessions import login, mail_path, ui_client
+from tests.webhooks.conftest import recorded
 from tests.webhooks.receiver import Receiver
 from tests.webhooks.test_webhook_delivery import calls, create_hook
 
@@ -17,7 +18,7 @@ async def test_the_identity_page_lists_its_webhooks_and_their_latest_deliveries(
     hook = await create_hook(hooked, address, token, url=receiver.url, description="<b>ci</b> & co")
     await hooked.send(make_message(to=address, subject="one"), [address])
     (call,) = await calls(receiver, lambda c: len(c) >= 1)
-    delivered = (await hooked.http.get(f"/v1/webhooks/{hook['id']}/deliveries")).json()["deliveries"]
+    delivered = await recorded(hooked, hook["id"], 1)
     assert delivered and delivered[0]["status"] == "delivered"
     async with ui_client(hooked) as client:
         await login(client, token)

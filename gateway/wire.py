@@ -170,6 +170,8 @@ class Code(msgspec.Struct, frozen=True):
     context: str
     """The words around it in the mail."""
     source: Literal["subject", "text", "html"]
+    reason: str = ""
+    """Why the gateway reports it, as a reader would say it ('labelled "verification code"')."""
 
 
 class Link(msgspec.Struct, frozen=True):
@@ -180,6 +182,8 @@ class Link(msgspec.Struct, frozen=True):
     context: str
     """The link's text, or the words before it."""
     source: Literal["text", "html"]
+    reason: str = ""
+    """Why the gateway reports it, as a reader would say it ('the button says "Confirm your email"')."""
 
 
 class Summary(msgspec.Struct, frozen=True, rename={"from_": "from"}):

@@ -100,11 +100,13 @@ class Deleted(BaseModel):
 class CodeResult(BaseModel):
     value: str = Field(description="The code to type, canonical form.")
     context: str = Field(description="Words around it in the mail.")
+    reason: str = Field(default="", description="Why the gateway reports it, as a reader would say it.")
 
 
 class LinkResult(BaseModel):
     url: str
     context: str = Field(description="The link's text or the words before it.")
+    reason: str = Field(default="", description="Why the gateway reports it, as a reader would say it.")
 
 
 class AttachmentResult(BaseModel):
@@ -341,8 +343,8 @@ def _summary(s: Summary) -> SummaryResult:
         subject=s.subject,
         received_at=s.received_at,
         seen=s.seen,
-        codes=[CodeResult(value=c.value, context=c.context) for c in s.codes],
-        links=[LinkResult(url=link.url, context=link.context) for link in s.links],
+        codes=[CodeResult(value=c.value, context=c.context, reason=c.reason) for c in s.codes],
+        links=[LinkResult(url=link.url, context=link.context, reason=link.reason) for link in s.links],
         direction=s.direction,
         thread_id=s.thread_id,
     )

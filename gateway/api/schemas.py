@@ -103,8 +103,8 @@ def summary(s: Summary) -> wire.Summary:
         received_at=datetime.fromtimestamp(s.received_ts, UTC),
         size=s.size,
         seen=s.seen,
-        codes=[wire.Code(c.value, c.context, c.source) for c in s.codes],
-        links=[wire.Link(link.url, link.context, link.source) for link in s.links],
+        codes=[wire.Code(c.value, c.context, c.source, c.reason) for c in s.codes],
+        links=[wire.Link(link.url, link.context, link.source, link.reason) for link in s.links],
         direction=s.direction,
         thread_id=s.thread_id,
     )

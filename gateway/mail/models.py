@@ -80,6 +80,9 @@ class Code:
     """The words around it, whitespace collapsed (at most about 120 characters)."""
     source: Literal["subject", "text", "html"]
     """Where it was found: the Subject, the text/plain part, or the text/html part as rendered."""
+    reason: str = ""
+    """Why it is reported, as a reader would say it: 'labelled "verification code"', 'alone on
+    its line in a mail whose subject names a code'. Empty only in rows indexed before reasons existed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +94,6 @@ class Link:
     context: str
     """The link's text in HTML, or the words before it in text (at most about 120 characters)."""
     source: Literal["text", "html"]
+    reason: str = ""
+    """Why it is reported, as a reader would say it: 'the button says "Confirm your email"', 'its
+    address says "verify"'. Empty only in rows indexed before reasons existed."""

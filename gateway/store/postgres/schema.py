@@ -41,11 +41,12 @@ __all__ = [
 ]
 
 SCHEMA_VERSION: Final = 3
-INDEX_VERSION: Final = 6  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
+INDEX_VERSION: Final = 7  # index_meta.schema_version: 2 listings ordered by copies.seq, copies.grants_json;
 # 3 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
 # 4 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
 # 5 search (copies.from_keys/to_keys/subject_search/filenames/attachments/search_text);
-# 6 grants in index order over every address (grants_by_seq: /v1/events, the webhook feeder)
+# 6 grants in index order over every address (grants_by_seq: /v1/events, the webhook feeder);
+# 7 every message read again: the full address grammar's grants, one header block, codes and links with reasons
 """The index tables' own version: they are a cache, so a change drops and re-creates them (the sync refills them)."""
 APPLICATION: Final = "agentmail-gateway"
 """meta.application: what tells our `meta` table from another program's."""

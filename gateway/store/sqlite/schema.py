@@ -34,12 +34,13 @@ __all__ = ["DURABLE_VERSION", "INDEX_VERSION", "KeyLookup", "connect", "integrit
 log = logging.getLogger(__name__)
 
 DURABLE_VERSION: Final = 6
-INDEX_VERSION: Final = 11  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
+INDEX_VERSION: Final = 12  # 3 codes and links; 4 deletion and retention indexes; 5 gone cursors; 6 seam names;
 # 7 listings ordered by an insertion sequence (copies.seq), each copy's own grants kept (copies.grants_json);
 # 8 a moved grant keeps its first copy's window (grants.origin_id, gone.origin_id);
 # 9 sent copies (copies/grants/gone.direction) and threads (grants.thread_id, thread_refs, threads);
 # 10 search (copies.from_keys/to_keys/subject_search/filenames/attachments, the FTS5 table `search`);
-# 11 grants in index order over every address (grants_by_seq: /v1/events, the webhook feeder)
+# 11 grants in index order over every address (grants_by_seq: /v1/events, the webhook feeder);
+# 12 every message read again: the full address grammar's grants, one header block, codes and links with reasons
 _LOG_CHECK_BYTES: Final = 64 * 2**20  # a store this big takes seconds to check: say so, or start-up looks hung
 INDEX_SCHEMA: Final = "idx"  # the index file's name inside the one connection (spelt out in the SQL)
 KeyLookup = Callable[[Sequence[str]], dict[str, str]]

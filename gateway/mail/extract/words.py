@@ -1,0 +1,314 @@
+# ruff: noqa: RUF001 - the vocabularies are multilingual: Cyrillic, fullwidth and dotless letters are meant
+"""The extractor's vocabularies, data only: code keywords by kind in 14+ languages, the labels,
+fillers and context words around numbers, the link intent words, and words that are no codes.
+How they are matched lives in :mod:`.codes` and :mod:`.links`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+__all__ = [
+    "FILLER",
+    "KEYWORD_KINDS",
+    "LABEL_FILLER",
+    "LINK_WHOLE_WORDS",
+    "LINK_WORDS",
+    "NOT_CODES",
+    "NOT_PREFIXES",
+    "RIGHT_FILLER",
+    "KeywordKind",
+    "about_commerce",
+    "keyword_key",
+    "phrases",
+]
+
+
+def _words(block: str) -> frozenset[str]:
+    """The whitespace-separated words of ``block``: vocabularies are written as prose blocks."""
+    return frozenset(block.split())
+
+
+def phrases(block: str) -> list[str]:
+    """The ``|``-separated phrases of a vocabulary block, line breaks and surrounding spaces dropped."""
+    return [p.strip() for p in block.replace("\n", "").split("|") if p.strip()]
+
+
+def keyword_key(phrase: str) -> str:
+    """A phrase without spaces and dashes: how a match, written either way, finds its kind."""
+    return "".join(phrase.replace("-", " ").split())
+
+
+# --- tokens ------------------------------------------------------------------------------
+
+# Words, not prefixes of a code: "OTP-482913" is the code 482913, "ID-48291" an identifier.
+NOT_PREFIXES: Final = _words("OTP PIN TAN MFA SMS ID NO NR REF TEL FAX")
+# Letters-and-digits words that are not codes (formats, standards, products, units).
+NOT_CODES: Final = _words(
+    """SHA1 SHA256 SHA384 SHA512 MD5 AES128 AES256 UTF8 UTF16 UTF32 ISO8601 ISO9001 X509 HTML5 CSS3 MP3 MP4
+    H264 H265 IPV4 IPV6 COVID19 1080P 720P 480P 2160P WIN10 WIN11 WIN32 WIN64 X86 X64 ARM64 PS4 PS5
+    B2B B2C P2P E2E 2FA MFA 4K 8K 5G 4G 3G LTE USB3 HDMI2 WIFI6 RFC5322 RFC2047 RFC822"""
+)
+
+
+# --- code keywords -----------------------------------------------------------------------
+
+# Phrases are lower case; a space or dash inside one matches a space, a dash or nothing.
+# Latin, Greek and Cyrillic phrases must stand as words ("code" is not in "barcode");
+# CJK, Thai, Arabic and Hebrew ones match inside words, as those scripts glue words together.
+
+_STRONG: Final = """
+verification code|verify code|security code|authentication code|auth code|login code|log in code
+|sign in code|sign on code|one time code|one time password|one time passcode|one time pin|otp|2fa code
+|two factor code|two factor authentication code|2 step verification code|mfa code|activation code|pin code
+|temporary code|single use code|magic code|approval code
+|bestätigungscode|sicherheitscode|verifizierungscode|verifikationscode|einmalcode|anmeldecode|authentifizierungscode
+|aktivierungscode|freischaltcode|einmalpasswort|einmal passwort|prüfcode|zugangscode|bestätigungs code
+|code de vérification|code de verification|code de sécurité|code de securite
+|code à usage unique|code a usage unique|code de connexion|code d'authentification|code de validation
+|code d'activation|code d'accès|mot de passe à usage unique|code unique
+|código de verificación|codigo de verificacion|código de seguridad|codigo de seguridad|código de un solo uso
+|código de acceso|código de inicio de sesión|código de autenticación
+|código de activación|contraseña de un solo uso|código de validación
+|código de verificação|codigo de verificacao|código de segurança|código de autenticação
+|código de uso único|código de ativação|código de validação|senha de uso único
+|codice di verifica|codice di sicurezza|codice otp|codice di accesso|codice monouso
+|codice di autenticazione|codice di attivazione|codice di convalida
+|verificatiecode|beveiligingscode|inlogcode|bevestigingscode|toegangscode|eenmalige code|authenticatiecode
+|activeringscode|aanmeldcode|verificatie code
+|код подтверждения|код проверки|проверочный код|одноразовый код|код безопасности|код для входа|код авторизации
+|одноразовый пароль|код верификации|код активации|код подтвердження|код підтвердження|код перевірки
+|одноразовий код
+|kod weryfikacyjny|kod potwierdzający|kod potwierdzajacy|kod jednorazowy|kod bezpieczeństwa|kod logowania
+|kod autoryzacyjny|hasło jednorazowe|kod aktywacyjny|kod dostępu
+|doğrulama kodu|doğrulama kodunuz|dogrulama kodu|onay kodu|onay kodunuz|güvenlik kodu|güvenlik kodunuz
+|tek kullanımlık|tek kullanimlik|giriş kodu|giriş kodunuz|aktivasyon kodu
+|verifieringskod|säkerhetskod|engångskod|bekräftelsekod|inloggningskod|bekræftelseskode|sikkerhedskode
+|engangskode|verifikationskode|bekreftelseskode|verifiseringskode|påloggingskode|vahvistuskoodi|turvakoodi
+|kertakäyttökoodi|ověřovací kód|bezpečnostní kód|potvrzovací kód|jednorázový kód|ellenőrző kód|biztonsági kód
+|megerősítő kód|cod de verificare|cod de securitate|cod de confirmare|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
+|κωδικός ασφαλείας|kode verifikasi|kode otp|kode keamanan|kod pengesahan|kode konfirmasi|mã xác minh|mã xác nhận
+|mã xác thực|mã otp|mã bảo mật|رمز التحقق|رمز التأكيد|كود التحقق|رمز الأمان|קוד אימות|รหัสยืนยัน|รหัส otp
+|รหัสผ่านครั้งเดียว|सत्यापन कोड|ओटीपी
+|验证码|校验码|动态码|驗證碼|校驗碼|動態碼|认证码|認證碼|安全码|安全碼|登录码|登入碼|动态密码|動態密碼
+|一次性密码|一次性密碼|認証コード|確認コード|ワンタイム|検証コード|認証番号|パスコード|セキュリティコード
+|ログインコード|確認用コード|認証キー|인증번호|인증 번호|인증 코드|인증코드|확인 코드|확인코드|보안 코드|보안코드
+|일회용 비밀번호|일회용 코드|로그인 코드
+"""
+# "Confirmation code" is a one-time code in a sign-up mail and a booking reference in a
+# booking mail: strong, unless the subject is about an order, a booking or a trip.
+_CONFIRMATION: Final = """
+confirmation code|code de confirmation|código de confirmación|codigo de confirmacion|código de confirmação
+|codice di conferma|确认码|確認碼|確認番号
+"""
+_PLAIN: Final = """
+code|codes|pin|passcode|access code|2fa|mfa|2sv|kód|kódu|kod|kodu|kodem|kody|kodzie|kodun|kodunuz|kodunu|kode
+|koden|koodi|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود|รหัส|कोड|mã
+|şifre|şifreniz|sifre|コード|코드
+"""
+_WEAK: Final = """
+verification|verify|verifying|authenticate|authentication|one time|sign in|log in|login
+|two factor|2 step|two step|security|identity|token|bestätigung|bestätigen|verifizierung|anmeldung
+|vérification|vérifier|connexion|verificación|verificar|verificação|verifica|verificare|verificatie|проверка
+|вход|weryfikacja|logowanie|doğrulama|giriş|xác minh|verifikasi|επαλήθευση|אימות|التحقق|सत्यापन
+|验证|驗證|认证|認證|登录|登入|認証|ログイン|인증|로그인
+"""
+_CONFIRM: Final = """
+confirm|confirmation|confirmación|confirmação|conferma|bevestiging|подтверждение|подтвердить|potwierdzenie|onay
+|xác nhận|ยืนยัน|确认|確認|확인
+"""
+# "code" that is not a one-time code; matched as a whole phrase, so its "code" never counts.
+_NOT_CODE_PHRASES: Final = """
+promo code|promotional code|coupon code|discount code|gift code|gift card code|voucher code|referral code|invite code
+|invitation code|reward code|redemption code|redeem code|qr code|bar code|zip code|postal code|post code|area code
+|country code|dial code|dialing code|dress code|source code|error code|status code|response code|exit code
+|tracking code|order code|product code|item code|article code|booking code|reservation code|tax code|sort code
+|swift code|bank code|bic code|routing code|html code|embed code|color code|colour code|pickup code|pick up code
+|code review|code owners|code of conduct|code snippet|code block|code base|codebase|code change|code changes
+|code coverage|code quality|code sample|code samples|code editor|code examples|code example
+|gutscheincode|rabattcode|aktionscode|promocode|postleitzahl|fehlercode|buchungscode|code promo|code promotionnel
+|code de réduction|code postal|code d'erreur|code de réservation|code cadeau|código promocional|código de descuento
+|código postal|código de error|código de reserva|cupón|cupom|código de desconto|codice sconto|codice promozionale
+|codice postale|codice fiscale|codice di prenotazione|codice coupon|kortingscode|actiecode|promotiecode|промокод
+|почтовый индекс|код купона|код скидки|код заказа|kod rabatowy|kod promocyjny|kod pocztowy|indirim kodu
+|promosyon kodu|kupon kodu|posta kodu|优惠码|優惠碼|折扣码|邀请码|邀請碼|邮编|邮政编码|兑换码|兌換碼|优惠券|取件码|券码
+|クーポンコード|郵便番号|割引コード|プロモーションコード|招待コード|프로모션 코드|할인 코드|쿠폰 코드|우편번호|쿠폰 번호
+|campaign code|キャンペーンコード|캠페인 코드|活动码|活動碼
+"""
+# Labels of numbers that are not codes: they disqualify a number bound to them ("Customer ID:
+# 48291", "48291 is your account number").
+_LABELS: Final = """
+reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|serial|model|sku|item|policy
+|contract|loan|iban|card|ending in|ends in|ending with|last four|last 4|zip|postal|postcode|p.o. box|po box|suite
+|apt|apartment|unit|room|gate|seat|terminal|platform|vat|tax|id|request|application|patient|student|employee
+|license|licence|vin|imei|version|pnr|record locator|confirmation number|confirmation no|commit|sha|hash
+|pull request|pr|issue|build|run|job|kundennummer|kunde
+|konto|kontonummer|referenz|vorgang|vorgangsnummer|référence|compte|referencia|cuenta|cliente|conta|riferimento
+|conto|referentie|rekening|klant|klantnummer|hesap|계좌|末四位|尾号|尾號|末尾|下4桁|下四桁|끝자리|뒷자리|末四碼|末四码|後四碼|后四码|統一編號|统一编号|統一編号
+|税号|稅號|инн|огрн|кпп|(우)
+"""
+# Labels that also sink a number merely near them (within a few words, same phrase): orders,
+# bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
+_NEAR_LABELS: Final = """
+order|orders|invoice|bill|tracking|track|shipment|shipping|parcel|package|delivery|consignment|waybill|flight
+|booking|reservation|receipt|transaction|txn|phone|telephone|tel|fax|mobile|cell|call|hotline|helpline
+|customer service|customer support|bestellung|bestellnummer|auftrag|auftragsnummer|rechnung|rechnungsnummer
+|sendung|sendungsnummer|paket|lieferung|buchung|buchungsnummer|telefon|handy|mobil|commande|facture|suivi|colis
+|livraison|réservation|téléphone|tél|pedido|factura|seguimiento|envío|envio|paquete|reserva|teléfono|encomenda
+|fatura|rastreamento|entrega|telefone|ordine|fattura|spedizione|pacco|prenotazione|telefono|bestelling
+|bestelnummer|factuur|zending|pakket|boeking|telefoon|заказ|заказа|счёт|счет|счета|отслеживания|трек|посылка
+|посылки|бронирование|бронирования|телефон|zamówienie|zamówienia|faktura|faktury|przesyłka|przesyłki|rezerwacja
+|rezerwacji|sipariş|siparişiniz|siparis|kargo|takip|rezervasyon|订单|訂單|发票|發票|运单|運單|快递|快遞|单号|單號
+|电话|電話|手机|手機|客服|热线|注文|請求書|追跡|予約|伝票|お問い合わせ番号|お問い合わせ|주문|송장|운송장|예약
+|청구서|전화|고객센터|appelez|appeler|llame|llamar|ligue|chiami|chiamare|bel|звоните|позвоните|zadzwoń|arayın
+"""
+# Words that make a nearby number something else (a meeting, a trip, an address, an amount,
+# a date) when they are closer to it than the code word.
+_CONTEXT: Final = """
+boarding|itinerary|departure|arrival|airline|street|avenue|ave
+|road|blvd|boulevard|lane|parkway|floor|st.|straße|strasse|str.|platz|gasse|postfach|rue|calle|avenida|rua
+|piazza|straat|ulica|улица|cadde|sokak|丁目|番地|price|total|subtotal|amount|balance|paid|payment|charged|refund
+|fee|cost|summe|betrag|gesamt|montant|prix|importe|precio|valor|preço|importo|prezzo|bedrag|prijs|сумма|цена
+|kwota|cena|tutar|fiyat|金额|金額|价格|合計|料金|금액|가격|date|dated|datum|fecha|дата|tarih|日期
+"""
+# Meetings: a number near one of these words is a meeting ID or a dial-in, unless a code word
+# names it right before ("Passcode: 739210" is what a guest types, so it is a code).
+_MEETING: Final = """
+meeting|webinar|conference call|dial in|join by phone|zoom meeting|teams meeting|besprechung|réunion|reunión
+|reunião|riunione|vergadering|встреча|spotkanie|toplantı|会议|會議|会議|회의
+"""
+# Promotions: a code near one of these words (and not named a verification code) is a promo
+# code, whatever the word order.
+_OFFTOPIC: Final = """
+promo|promotion|promotional|coupon
+|discount|voucher|% off|percent off|gift card|redeem|referral|cashback|checkout|shop now|rabatt|gutschein
+|réduction|remise|soldes|descuento|cupón|cupom|desconto|sconto|korting|скидк|купон|акция
+|rabat|zniżk|promocja|indirim|kampanya|优惠|折扣|促销|クーポン|割引|セール|할인|쿠폰|campaign|キャンペーン
+|캠페인|活动代码|活動代碼
+"""
+
+
+KeywordKind = Literal[
+    "strong",
+    "confirmation",
+    "plain",
+    "weak",
+    "confirm",
+    "not-code",
+    "label",
+    "near-label",
+    "context",
+    "offtopic",
+    "meeting",
+]
+KEYWORD_KINDS: Final[tuple[tuple[KeywordKind, str], ...]] = (
+    # Earlier kinds win a phrase spelled alike ("code" is plain; "promo code" is not-code).
+    ("not-code", _NOT_CODE_PHRASES),
+    ("strong", _STRONG),
+    ("confirmation", _CONFIRMATION),
+    ("plain", _PLAIN),
+    ("weak", _WEAK),
+    ("confirm", _CONFIRM),
+    ("label", _LABELS),
+    ("near-label", _NEAR_LABELS),
+    ("offtopic", _OFFTOPIC),
+    ("meeting", _MEETING),
+    ("context", _CONTEXT),
+)
+
+
+# Words that may stand between a code word and its code ("code is", "code below:", "码是").
+FILLER: Final = _words(
+    """is was are be the your our my this of for a an code codes here below follows as please enter use number
+    id no nr ist lautet lauten ihr ihre dein deine unten est sont votre vos ton ta ci dessous es son su sus tu
+    abajo é è são seu sua abaixo il la le lo sotto de du da del di van je uw hieronder to jest twój twoj sizin
+    ваш это ниже poniżej aşağıda 是 为 為 如下 以下 は が 는 은 이 가 을 를 아래 #"""
+)
+# Words that may stand between a label and its number ("Order No.", "numéro de commande").
+# Not "code": "your order. Your code is 123456" binds the code to "code", not to "order".
+LABEL_FILLER: Final = _words(
+    """number numbers num no nr n nº n° id is was the your our my of for a ist lautet ihr ihre est votre es su tu
+    é è de du da del di van uw numéro numero número nummer номер ваш numer twój numarası numarasi numaranız
+    sizin 番号 号 號 번호 号码 號碼 编号 編號 是 为 は が 는 은 이 # №"""
+)
+# After a number, before its label: "123456 is your order number".
+RIGHT_FILLER: Final = _words(
+    """is ist est es é è was are be your the our this that ihre ihr votre vos tu su sus il la le de du of die der
+    das это ваш twój sizin 您的 你的 是 为 は が 는 은 이"""
+)
+
+
+# Orders, bookings, trips, bills: a subject about one of these makes "confirmation" a reference.
+_COMMERCE: Final = re.compile(
+    r"order|booking|reservation|flight|trip|itinerary|receipt|invoice|shipping|shipment|shipped|delivery"
+    r"|delivered|payment|purchase|ticket|appointment|bestellung|buchung|rechnung|commande|réservation|facture"
+    r"|pedido|reserva|factura|ordine|prenotazione|fattura|bestelling|boeking|factuur|заказ|бронир|счёт|счет"
+    r"|zamówien|rezerwac|faktur|sipariş|rezervasyon|fatura|订单|訂單|预订|預訂|发票|發票|注文|予約|請求|주문|예약|영수증"
+)
+
+
+def about_commerce(subject_low: str) -> bool:
+    """Whether a (lower-cased) subject is about an order, a booking, a trip or a bill."""
+    return bool(_COMMERCE.search(subject_low))
+
+
+# --- links -------------------------------------------------------------------------------
+
+# Words read in a link's text and in its URL (lower-cased). A space or dash in a phrase also
+# matches "_" or nothing: "sign in" finds "signin", "sign-in", "sign_in".
+LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
+    # What a verification link does: verify, confirm, activate, reset, validate, approve.
+    (
+        "intent",
+        """verif|activat|reset|magic|validat|approv|passwordless|aktivier|zurücksetz|zuruecksetz|vérif|activer
+        |réinitialis|reinitialis|valider|activar|ativar|restablec|redefinir|attiva|reimposta|activeer|verifieer
+        |активир|сброс|восстанов|aktywuj|weryfik|resetuj|doğrula|dogrula|etkinleştir|sıfırla|验证|驗證|激活|啟用
+        |重置|认证|認證|認証|有効化|再設定|リセット|인증|활성화|재설정""",
+    ),
+    # Confirming: an address in a sign-up mail, an order in an order mail (then it does not count).
+    (
+        "confirm",
+        "confirm|bestätig|bestaetig|conferm|bevestig|подтвер|potwierdz|onayla|确认|確認|확인",
+    ),
+    # Signing in: a verification link in a mail about signing in, a header link in a newsletter.
+    (
+        "login",
+        """sign in|log in|sign on|auth|token|otp|anmeld|einlogg|connexion|se connecter|iniciar sesi
+        |inicia sesi|entrar|accedi|inloggen|aanmelden|войти|вход|zaloguj|logowanie|giriş|登录|登入|登錄|ログイン
+        |로그인""",
+    ),
+    # Never a verification link, whatever else it says.
+    (
+        "never",
+        """unsub|opt out|abmeld|abbestell|désabonn|desabonn|désinscri|desinscri|darse de baja|dar de baja
+        |cancelar suscrip|cancelar la suscrip|descadastr|disiscri|annulla iscrizione|annulla l'iscrizione
+        |uitschrijv|afmeld|отпис|wypisz|rezygn|abonelik|退订|退訂|取消订阅|配信停止|購読解除|수신 거부|privacy
+        |datenschutz|confidentialit|privacidad|privacidade|riservatezza|конфиденц|prywatn|gizlilik|隐私|隱私
+        |プライバシー|개인정보|terms|impressum|imprint|agb|nutzungsbedingungen|términos|terminos|termos|termini
+        |voorwaarden|regulamin|koşullar|条款|條款|規約|약관|view in browser|view in your browser|view in a browser
+        |view it in your browser|view this email in your browser|view this email in a browser|view online
+        |view email online|web version|webversion|online version|webansicht|im browser|navigateur|navegador
+        |app store|google play|download the app|download our app|follow us""",
+    ),
+    # Not a verification link unless it says verify, confirm, reset ... itself.
+    (
+        "soft-never",
+        """help|support|faq|contact|hilfe|kontakt|aide|ayuda|ajuda|aiuto|помощ|pomoc|yardım|帮助|幫助
+        |ヘルプ|도움말|고객센터|preferences|einstellungen|settings|report|legal""",
+    ),
+    # Confirming an order, a booking or a meeting is not confirming an address.
+    (
+        "not-account",
+        """order|booking|reservation|shipping|shipment|delivery|payment|purchase|appointment|attendance
+        |rsvp|meeting|event|ticket|flight|trip|bestellung|buchung|commande|réservation|pedido|reserva|ordine
+        |prenotazione|bestelling|boeking|заказ|бронир|zamówien|rezerwac|sipariş|rezervasyon|订单|訂單|预订|預訂
+        |注文|予約|주문|예약""",
+    ),
+    # What a subject says when the mail is about signing in.
+    ("topic", "code|password|passwort|mot de passe|contraseña|senha|пароль|hasło|şifre|密码|密碼|パスワード|비밀번호"),
+    # Longer words that hold a shorter one above without its meaning.
+    ("ignore", "author|authority|supported|supporter|helpful|reorder|border|eventually|contacts"),
+)
+# Short words that count only as whole words ("otp" is not in "footprint", "aide" not in "aided").
+LINK_WHOLE_WORDS: Final = _words("otp entrar вход aide agb help faq order event trip report legal token")

@@ -298,11 +298,23 @@ def _mark_of(style: str, tag: str, lowered: str, attributes_at: int) -> str | No
 
 
 def _tag_ids(names: str) -> frozenset[int]:
-    """lexbor's ids of the named tags (stable constants of the library), read off a tiny document."""
-    markup = "".join(f"<{name}></{name}>" for name in names.split())
-    tree = LexborHTMLParser(f"<table><tr><td>{markup}</td></tr></table>{markup}")
-    wanted = set(names.split())
-    return frozenset(node.tag_id for node in tree.root.traverse() if node.tag in wanted) if tree.root else frozenset()
+    """lexbor's ids of the named tags (stable constants of the library), each read off a tiny document.
+
+    One document per tag, tried in the places the parser accepts it (table parts only inside a
+    table): in one shared document the parser drops tags that land where they may not stand,
+    so which ones survived depended on the order of the names (a set's, so on PYTHONHASHSEED).
+    """
+    ids = set()
+    for name in names.split():
+        for shell in ("{}", "<table>{}</table>", "<table><tr>{}</tr></table>"):
+            tree = LexborHTMLParser(shell.format(f"<{name}></{name}>"))
+            found = [node.tag_id for node in tree.root.traverse() if node.tag == name] if tree.root else []
+            if found:
+                ids.add(found[0])
+                break
+        else:
+            raise LookupError(f"lexbor has no tag {name!r}")
+    return frozenset(ids)
 
 
 # Elements that end a line. Everything else (span, a, b, font, unknown tags, o:p ...) is inline

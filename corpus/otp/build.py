@@ -1267,13 +1267,14 @@ IG_FOOT = [
 ]
 
 
-@case("en", "code+link", "Instagram login code; 'wasn't you? reset your password' link qualifies (README decision)")
+@case("en", "code", "Instagram login code; its 'wasn't you? reset your password' link is account management")
 def en_instagram_login_code(c: Case) -> None:
     c.sender = "Instagram <security@mail.instagram.com>"
     c.subject = "164905 is your Instagram code"
     c.codes = ["164905"]
     reset = f"https://www.instagram.com/accounts/password/reset/?uidb36=1a2b3c&token={c.t('rt', 26)}&s=security_code"
-    c.links = [reset]
+    c.links = []
+    c.never(reset)
     body = (
         p("Hi jane_doe_94,")
         + p(

@@ -81,4 +81,5 @@ def extract_with_text(message: ParsedMessage) -> tuple[tuple[Code, ...], tuple[L
     if rendered is not None:
         texts.append(Text.of("html", rendered.text))
     codes = rank_codes(texts, rendered.emphasized if rendered else frozenset())
-    return codes, rank_links(message, rendered), None if rendered is None else rendered.text
+    links = rank_links(message, rendered, has_code=bool(codes))
+    return codes, links, None if rendered is None else rendered.text

@@ -18,6 +18,7 @@ from gateway.mail.extract.words import (
     KEYWORD_KINDS,
     LABEL_FILLER,
     RIGHT_FILLER,
+    STALE_GAP,
     KeywordKind,
     about_commerce,
     keyword_key,
@@ -137,12 +138,23 @@ _CONTEXT_REACH: Final = 60
 _OFFTOPIC_REACH: Final = 60
 
 
+class _Verdict(NamedTuple):
+    """What a token's neighbourhood says of it: its keyword score, and the keyword that vouches."""
+
+    score: float
+    lone: bool  # no keyword near it
+    kind: KeywordKind | None  # the strongest code word near it (None when lone)
+    phrase: str  # that code word as written ('' when lone)
+    bound: bool  # only filler words stand between that code word and the token: it labels the token
+
+
 class _Scored(NamedTuple):
     token: Token
     text: Text
     score: float
     lone: bool  # no keyword near it: counts only as the one candidate of a message about a code
     alone: bool  # alone on its line
+    verdict: _Verdict
 
     @property
     def key(self) -> str:
@@ -157,10 +169,11 @@ def rank_codes(texts: list[Text], emphasized: frozenset[str]) -> tuple[Code, ...
     commerce = about_commerce(texts[0].low)
     scored = [item for text in texts for item in _score_text(text, emphasized, commerce)]
     keyed = [item for item in scored if not item.lone]
+    lone_reason = ""
     if keyed:
         scored = keyed
     elif scored:
-        scored = _lone_candidate(scored, texts, commerce)
+        scored, lone_reason = _lone_candidate(scored, texts, commerce)
 
     groups: dict[str, list[_Scored]] = {}
     for item in scored:
@@ -178,34 +191,68 @@ def rank_codes(texts: list[Text], emphasized: frozenset[str]) -> tuple[Code, ...
     if any(not r[3].token.year for r in ranked):
         ranked = [r for r in ranked if not r[3].token.year]  # a year only when nothing better exists
     codes = []
-    for *_, best in ranked[:MAX_CODES]:
+    for rank, (*_, best) in enumerate(ranked[:MAX_CODES]):
+        if rank and not _same_kind(best, ranked[0][3]):
+            continue
         token, text = best.token, best.text
-        codes.append(Code(value=token.value, context=_context(text.text, token.start, token.end), source=text.source))
+        reason = lone_reason or _reason(best)
+        context = _context(text.text, token.start, token.end)
+        codes.append(Code(value=token.value, context=context, source=text.source, reason=reason))
     return tuple(codes)
 
 
-def _lone_candidate(scored: list[_Scored], texts: list[Text], commerce: bool) -> list[_Scored]:
-    """The occurrences of the one keyword-less candidate, if the message is about a code.
+def _same_kind(item: _Scored, first: _Scored) -> bool:
+    """Whether a further code is one the mail labels as a code of the first one's kind: a code
+    word right before or after it ("Code for your second device: 4829 1034"), as strong as the first's."""
+    verdict = item.verdict
+    if item.lone or not verdict.bound or verdict.kind not in _TIER or item.token.year:
+        return False
+    return first.verdict.kind not in _TIER or _TIER[verdict.kind] >= _TIER[first.verdict.kind]
+
+
+_PLACE: Final[dict[Source, str]] = {"subject": "in the subject", "text": "in the text part", "html": "in the mail"}
+
+
+def _reason(item: _Scored) -> str:
+    """Why a reader would type it, in their words."""
+    verdict = item.verdict
+    if verdict.bound:
+        return f'labelled "{verdict.phrase}" {_PLACE[item.text.source]}'
+    return f'next to "{verdict.phrase}" {_PLACE[item.text.source]}'
+
+
+def _lone_candidate(scored: list[_Scored], texts: list[Text], commerce: bool) -> tuple[list[_Scored], str]:
+    """The occurrences of the one keyword-less candidate, if the message is about a code, and why.
 
     A code word in the subject vouches for the one candidate of the body; a code word anywhere
     else (a heading: "Confirm your email") vouches for it only when it stands alone on its line.
     Two distinct candidates: neither is trusted.
     """
-    kind = _message_kind(texts[:1], commerce)
-    if kind is None:
+    found = _message_kind(texts[:1], commerce)
+    reason = 'the one code-like value in a mail whose subject says "{}"'
+    if found is None:
         scored = [item for item in scored if item.alone]
-        kind = _message_kind(texts[1:], commerce) if scored else None
-    if kind is None or len({item.key for item in scored}) != 1:
-        return []
-    return [item._replace(score=item.score + _TIER[kind] - 8) for item in scored]
+        found = _message_kind(texts[1:], commerce) if scored else None
+        reason = 'alone on its line in a mail that says "{}"'
+    if found is None or len({item.key for item in scored}) != 1:
+        return [], ""
+    kind, phrase = found
+    return [item._replace(score=item.score + _TIER[kind] - 8) for item in scored], reason.format(phrase)
 
 
-def _message_kind(texts: list[Text], commerce: bool) -> KeywordKind | None:
-    """The strongest code word in ``texts``, unless they speak of a promotion or a meeting."""
-    kinds = {_effective(k.kind, commerce) for text in texts for k in _keywords(text.low, [(0, len(text.low))])}
+def _message_kind(texts: list[Text], commerce: bool) -> tuple[KeywordKind, str] | None:
+    """The strongest code word in ``texts`` and how it is written, unless they speak of a promotion or a meeting."""
+    found = [
+        (_effective(k.kind, commerce), text.text[k.start : k.end])
+        for text in texts
+        for k in _keywords(text.low, [(0, len(text.low))])
+    ]
+    kinds = {kind for kind, _ in found}
     if kinds & {"offtopic", "meeting", "not-code"}:
         return None
-    return next((kind for kind in ("strong", "plain", "weak") if kind in kinds), None)
+    return next(
+        ((kind, phrase) for want in ("strong", "plain", "weak") for kind, phrase in found if kind == want), None
+    )
 
 
 def _effective(kind: KeywordKind, commerce: bool) -> KeywordKind:
@@ -231,10 +278,10 @@ def _score_text(text: Text, emphasized: frozenset[str], commerce: bool) -> Itera
     starts = [k.start for k in keywords]
     for token, on_own_line in zip(tokens, alone, strict=True):
         window = _WIDE_WINDOW if on_own_line else KEYWORD_WINDOW
-        verdict = _judge(text.low, token, keywords, starts, window, commerce)
+        verdict = _judge(text, token, keywords, starts, window, commerce)
         if verdict is None:
             continue
-        score, lone = verdict
+        score, lone = verdict.score, verdict.lone
         if lone and (token.year or not _strong_alone(token)):
             continue
         if token.year:
@@ -244,17 +291,20 @@ def _score_text(text: Text, emphasized: frozenset[str], commerce: bool) -> Itera
             score += 8
         if text.source == "html" and text.text[token.start : token.end] in emphasized:
             score += 4
-        yield _Scored(token, text, score, lone, on_own_line)
+        yield _Scored(token, text, score, lone, on_own_line, verdict)
 
 
 def _judge(
-    low: str, token: Token, keywords: list[_Keyword], starts: list[int], window: int, commerce: bool
-) -> tuple[float, bool] | None:
-    """(keyword score, lone) for a token, or None when its neighbourhood disqualifies it."""
+    text: Text, token: Token, keywords: list[_Keyword], starts: list[int], window: int, commerce: bool
+) -> _Verdict | None:
+    """What the keywords around a token say of it, or None when its neighbourhood disqualifies it."""
+    low = text.low
     best: float | None = None
     best_gap = window + 1
     best_kind: KeywordKind | None = None
     best_bound = False
+    # The strongest code word near the token (the nearest of its tier) says what the token is.
+    named: tuple[int, int, KeywordKind, str, bool] | None = None  # (-tier, gap, kind, phrase, bound)
     nearest_negative = _CONTEXT_REACH + 1
     offtopic = False
     meeting = False
@@ -279,6 +329,13 @@ def _judge(
             score = _TIER[kind] - max(0, gap - 4) / 4 + (6 if bound else 0)
             if best is None or score > best:
                 best, best_gap, best_kind, best_bound = score, gap, kind, bound
+            candidate = (-_TIER[kind], gap, kind, text.text[keyword.start : keyword.end], bound)
+            if named is None or candidate[:2] < named[:2]:
+                named = candidate
+        elif kind == "stale-before" and left and gap <= 30 and _bound(gap_text, STALE_GAP):
+            return None  # "your previous code 483920", "el código anterior 483920": the mail says it is old
+        elif kind == "stale-after" and not left and gap <= 20 and _bound(gap_text, STALE_GAP):
+            return None  # "483920 is no longer valid", "483920 已失效"
         elif kind in ("label", "near-label", "not-code"):
             # Across a line break a label binds only when it opens its line: "Account:\n48291"
             # is an account number, "... to your account:\n\n305 918" is a sentence and a code.
@@ -294,7 +351,7 @@ def _judge(
         elif kind == "meeting" and gap <= _OFFTOPIC_REACH:
             meeting = True
     if best is None:
-        return None if offtopic or nearest_negative <= _CONTEXT_REACH else (0.0, True)
+        return None if offtopic or nearest_negative <= _CONTEXT_REACH else _Verdict(0.0, True, None, "", False)
     if token.year and (best_gap > 12 or best_kind == "weak"):
         return None  # a year is a code only right beside a code word: "PIN: 2024"
     if (offtopic and best_kind != "strong") or (meeting and best_kind != "strong" and not best_bound):
@@ -303,7 +360,8 @@ def _judge(
         if best_kind != "strong" or (nearest_negative <= 8 and best_gap > 16):
             return None  # "appelez le 3646": a label right before it wins over a code word further off
         best -= 10
-    return best, False
+    assert named is not None  # set with best
+    return _Verdict(best, False, named[2], named[3], named[4])
 
 
 def _heads_line(low: str, start: int) -> bool:

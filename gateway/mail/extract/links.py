@@ -10,6 +10,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 from typing import Final, Literal, NamedTuple
+from urllib.parse import unquote, urlsplit
 
 from gateway.mail.extract.scanner import PhraseScanner
 from gateway.mail.extract.text import MAX_SUBJECT_CHARS, MAX_TEXT_CHARS
@@ -69,8 +70,27 @@ class _LinkSeen(NamedTuple):
     button: bool
 
 
-def rank_links(message: ParsedMessage, rendered: Rendered | None) -> tuple[Link, ...]:
-    """Every link that qualifies by intent, best first, one entry per URL."""
+class _Said(NamedTuple):
+    """What one link says: each kind of word found, with the first phrase of that kind."""
+
+    label: dict[str, str]
+    url: dict[str, str]  # host and path
+    path: dict[str, str]
+
+
+class _Mail(NamedTuple):
+    """What the whole mail says that decides how its links are read."""
+
+    commerce: bool  # about an order, a booking, a bill: "confirm" confirms those
+    about_login: bool  # the subject speaks of signing in, a code, a password
+    about_reset: bool  # the subject asks to reset a password
+    has_code: bool  # the mail gives a one-time code: its purpose is the code
+
+
+def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: bool = False) -> tuple[Link, ...]:
+    """Every link that qualifies by intent, best first, one entry per target, cut to those as
+    good as the best. ``has_code``: the mail gives a one-time code (reset links are then account
+    management, unless the subject asks for a reset)."""
     seen: list[_LinkSeen] = []
     if rendered is not None:
         for order, anchor in enumerate(rendered.anchors):
@@ -81,18 +101,73 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None) -> tuple[Link,
     seen.extend(_bare_links(message.text[:MAX_TEXT_CHARS], "text"))
     if not seen:
         return ()
+    said = _what_links_say(seen)
+    subject = message.subject[:MAX_SUBJECT_CHARS].replace("\u0130", "I").lower()
+    commerce = about_commerce(subject)
+    in_subject = {_LINK_KIND.get(_link_key(m.group())) for m in _LINK_SCAN.finditer(subject)}
+    signs = {"intent", "reset", "login", "topic"} if commerce else {"intent", "reset", "confirm", "login", "topic"}
+    mail = _Mail(commerce, bool(in_subject & signs), "reset" in in_subject, has_code)
 
+    # One target in several places (text and HTML part, with and without utm_* parameters):
+    # the best reason wins, and it is shown as the mail's button (else its HTML link) writes it.
+    best: dict[str, tuple[float, str, _LinkSeen]] = {}
+    shown: dict[str, _LinkSeen] = {}
+    places: Counter[str] = Counter()
+    for index, item in enumerate(seen):
+        target = _target(item.url)
+        places[target] += 1
+        if index not in said:
+            continue
+        verdict = _link_score(item, said[index], mail)
+        if verdict is None:
+            continue
+        score, reason = verdict
+        if target not in best or score > best[target][0]:
+            best[target] = (score, reason, item)
+        if target not in shown or _form_rank(item) > _form_rank(shown[target]):
+            shown[target] = item
+    if not best:
+        return ()
+    ranked = sorted(
+        (
+            (score + 4 * min(places[target] - 1, 2), reason, item, shown[target])
+            for target, (score, reason, item) in best.items()
+        ),
+        key=lambda entry: -entry[0],
+    )
+    top = ranked[0][0]
+    kept = [entry for entry in ranked[:MAX_LINKS] if entry[0] >= top - _TIE]
+    targets = [_target(form.url) for *_, form in kept]
+    return tuple(
+        Link(url=form.url, context=_label(item.label), source=item.source, reason=reason)
+        for (_, reason, item, form), target in zip(kept, targets, strict=True)
+        if not any(_landing_page(target, other) for other in targets)
+    )
+
+
+_TIE: Final = 6
+"""A further link is reported only when it is about as sure as the best (two buttons for two
+ways to verify); a weaker one is the mail's footer or a link to ask for a new mail."""
+
+
+def _form_rank(item: _LinkSeen) -> tuple[bool, bool, int]:
+    """Which writing of one target to show: a button's, then an HTML link's, then the first seen."""
+    return (item.button, item.source == "html", -item.order)
+
+
+def _what_links_say(seen: list[_LinkSeen]) -> dict[int, _Said]:
+    """The kinds of words in each link's label, address and path (percent-decoded)."""
     # One scan over every label and URL together: one regex call instead of dozens per link.
     label_at: list[int] = []
     url_at: list[int] = []
-    pieces = [f"{item.label}\n{_INTENT_PART.match(item.url).group()}\n" for item in seen]  # type: ignore[union-attr]
+    pieces = [f"{item.label}\n{_readable(item.url)}\n" for item in seen]
     at = 0
     for item, piece in zip(seen, pieces, strict=True):
         label_at.append(at)
         url_at.append(at + len(item.label) + 1)
         at += len(piece)
     haystack = "".join(pieces).replace("\u0130", "I").lower()  # lower() keeps every offset
-    found: dict[int, tuple[set[str], set[str], set[str]]] = {}  # link -> kinds in label, URL, URL path
+    said: dict[int, _Said] = {}
     for match in _LINK_SCAN.finditer(haystack):
         phrase = match.group()
         kind = _LINK_KIND.get(phrase) or _LINK_KIND.get(_link_key(phrase))
@@ -105,77 +180,113 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None) -> tuple[Link,
             (start and _LETTER.match(haystack, start - 1)) or _LETTER.match(haystack, end)
         ):
             continue
-        label_kinds, url_kinds, path_kinds = found.setdefault(index, (set(), set(), set()))
+        found = said.setdefault(index, _Said({}, {}, {}))
         if not in_url:
-            label_kinds.add(kind)
+            found.label.setdefault(kind, phrase)
         else:
-            url_kinds.add(kind)
-            if kind != "login" and _in_path(seen[index].url, start - url_at[index]):
-                path_kinds.add(kind)
-
-    subject = message.subject[:MAX_SUBJECT_CHARS].lower()
-    commerce = about_commerce(subject)
-    signs = {"intent", "login", "topic"} if commerce else {"intent", "confirm", "login", "topic"}
-    about_login = any(_LINK_KIND.get(_link_key(m.group())) in signs for m in _LINK_SCAN.finditer(subject))
-    best: dict[str, tuple[float, _LinkSeen]] = {}
-    for index, (label_kinds, url_kinds, path_kinds) in found.items():
-        item = seen[index]
-        if not commerce:  # confirming an address; in an order mail, confirming the order
-            for kinds in (label_kinds, url_kinds, path_kinds):
-                if "confirm" in kinds:
-                    kinds.add("intent")
-        score = _link_score(item, label_kinds, url_kinds, path_kinds, about_login)
-        # One link in several places: the best reason wins, and the HTML anchor's text is the better label.
-        if score is not None and (
-            item.url not in best
-            or (score, item.source == "html") > (best[item.url][0], best[item.url][1].source == "html")
-        ):
-            best[item.url] = (score, item)
-    if not best:
-        return ()
-    places = Counter(item.url for item in seen)
-    ranked = sorted(best.values(), key=lambda entry: -(entry[0] + 4 * min(places[entry[1].url] - 1, 2)))
-    return tuple(Link(url=item.url, context=_label(item.label), source=item.source) for _, item in ranked[:MAX_LINKS])
+            found.url.setdefault(kind, phrase)
+            if kind != "login" and _in_path(pieces[index], start - label_at[index], url_at[index] - label_at[index]):
+                found.path.setdefault(kind, phrase)
+    return said
 
 
-def _link_score(item: _LinkSeen, label: set[str], url: set[str], path: set[str], about_login: bool) -> float | None:
-    """How surely the link is the one to open; None when it does not qualify."""
+def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, str] | None:
+    """How surely the link is the one to open, and why; None when it does not qualify."""
+    label, url, path = said.label, said.url, said.path
     if "never" in label or "never" in path or "unsub" in item.url.lower():
         return None
-    label_intent = "intent" in label and "not-account" not in label
+    # A reset link is the action of a reset mail; in a mail that gives a code, it is account management.
+    wanted = {"intent", "reset"} if (mail.about_reset or not mail.has_code) else {"intent"}
+    if not mail.commerce:
+        wanted.add("confirm")  # confirming an address; in an order mail, confirming the order
+    label_intent = bool(wanted & label.keys()) and "not-account" not in label
     if "soft-never" in label and not label_intent:
         return None
-    url_intent = "intent" in url and "not-account" not in path
-    path_intent = url_intent and "intent" in path
-    if not (label_intent or url_intent or (about_login and ("login" in label or "login" in url))):
+    if "manage" in label or "manage" in path:
+        # "Forgot your password?", "Security settings", "Not you? Secure your account": only when
+        # the link's own text asks to verify, confirm or sign in (or to reset, in a reset mail).
+        asks = {"intent", "confirm", "login"} & (label.keys() | path.keys())
+        if not asks and not ("reset" in label and not mail.has_code):
+            return None
+    url_intent = bool(wanted & url.keys()) and "not-account" not in path
+    path_intent = url_intent and bool(wanted & path.keys())
+    login = mail.about_login and ("login" in label or "login" in url)
+    if not (label_intent or url_intent or login):
         return None
     host_match = _HOST.match(item.url)
     host = host_match.group(1).lower() if host_match else ""
     path_text = item.url[host_match.end() :].split("?", 1)[0].split("#", 1)[0].lower() if host_match else ""
     if _on(host, _APP_STORES) or path_text.endswith(_PIXEL):
         return None  # a store, a tracking pixel
-    if _on(host, _SOCIAL) and not (path_intent or (about_login and "login" in label)):
+    if _on(host, _SOCIAL) and not (path_intent or (mail.about_login and "login" in label)):
         return None  # "follow us", even when it says "Verify us on ..."; "Sign in to Medium" stays
     if (host.split(".", 1)[0] in _HELP_HOSTS or path_text.startswith(_HELP_PATHS)) and not path_intent:
         return None  # documentation and help articles about verifying are not a verification
-    return (
+    score = (
         30 * label_intent + (20 if path_intent else 14 if url_intent else 0)
         + 16 * ("login" in label) + 8 * ("login" in url) + 6 * item.button - 0.3 * min(item.order, 30)
     )  # fmt: skip
+    return score, _reason(item, said, wanted, label_intent, path_intent)
+
+
+def _reason(item: _LinkSeen, said: _Said, wanted: set[str], label_intent: bool, path_intent: bool) -> str:
+    """Why a reader would open the link, in their words."""
+    what = "the button" if item.button else "the link" if item.source == "html" else "the text before it"
+    quoted = _label(" ".join(item.label.split()))[:80]
+    if label_intent or ("login" in said.label and quoted):
+        return f'{what} says "{quoted}"'
+    phrase = next((said.path[k] for k in ("intent", "reset", "confirm") if k in said.path and k in wanted), None)
+    if path_intent and phrase:
+        return f'its address says "{phrase}"'
+    phrase = next((said.url[k] for k in ("intent", "reset", "confirm", "login") if k in said.url), "sign in")
+    return (
+        f'its address says "{phrase}" in a mail about signing in' if not path_intent else f'its address says "{phrase}"'
+    )
+
+
+_TRACKING_PARAM: Final = re.compile(r"(?:utm_[a-z]*|mc_cid|mc_eid|_hsenc|_hsmi|gclid|fbclid|mkt_tok|yclid)=", re.I)
+
+
+def _target(url: str) -> str:
+    """What a URL opens, for telling two writings of one link apart from two links: scheme and
+    host in lower case, ``&amp;`` read as ``&``, click-tracking parameters (``utm_*``) dropped."""
+    try:
+        parts = urlsplit(url.replace("&amp;", "&"))
+    except ValueError:
+        return url
+    query = "&".join(p for p in parts.query.split("&") if p and not _TRACKING_PARAM.match(p))
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path or '/'}?{query}#{parts.fragment}"
+
+
+def _landing_page(page: str, link: str) -> bool:
+    """Whether target ``page`` is the bare page that ``link`` adds a token to: "…/password_reset"
+    beside "…/password_reset/f7245c…", "wp-login.php" beside "wp-login.php?action=rp&key=…". The
+    page is where one asks for a new mail; the link with the token is the one this mail gives."""
+    page_path, _, page_rest = page.partition("?")
+    if page_rest != "#":  # the page has a query or a fragment of its own
+        return False
+    link_path, _, link_rest = link.partition("?")
+    if link_path == page_path:
+        return link_rest != "#"
+    return link_path.startswith(page_path.rstrip("/") + "/")
+
+
+def _readable(url: str) -> str:
+    """A URL's host and path as words can be read in it: percent-escapes decoded ("/%E3%83%AD..."
+    is "/ログ...")."""
+    part = _INTENT_PART.match(url).group()  # type: ignore[union-attr]
+    return unquote(part, errors="replace") if "%" in part else part
 
 
 def _link_key(words: str) -> str:
     return keyword_key(words.replace("_", " "))
 
 
-def _in_path(url: str, offset: int) -> bool:
-    """Whether ``url[offset]`` is in the path (not the host, the query or the fragment)."""
-    scheme = _SCHEME.match(url)
-    path_start = url.find("/", scheme.end()) if scheme else -1
-    if path_start < 0 or offset < path_start:
-        return False
-    query = min((i for i in (url.find("?", path_start), url.find("#", path_start)) if i >= 0), default=len(url))
-    return offset < query
+def _in_path(piece: str, offset: int, url_start: int) -> bool:
+    """Whether ``piece[offset]`` is in the path of the URL read at ``piece[url_start:]`` (its host and path)."""
+    scheme = _SCHEME.match(piece, url_start)
+    path_start = piece.find("/", scheme.end()) if scheme else -1
+    return 0 <= path_start <= offset
 
 
 def _on(host: str, domains: tuple[str, ...]) -> bool:

@@ -146,6 +146,8 @@ def _compound(parts: list[tuple[int, str]], written: str) -> Iterator[Token]:
     if len(parts) == 2:
         (_, first), (second_at, second) = parts
         if first.isdigit() and second.isdigit():
+            if _year(first) and _year(second) and first <= second:
+                return  # "© 2006–2025": a span of years
             if len(first) == len(second) and len(first) in (3, 4):  # 123-456, 1234-5678
                 yield Token(start, end, ascii_digits(first + second), "grouped")
         elif first.isalpha() and second.isdigit():
@@ -154,12 +156,21 @@ def _compound(parts: list[tuple[int, str]], written: str) -> Iterator[Token]:
                     yield Token(start, end, written, "prefixed")
                 else:  # "Ref-123456", "OTP-482913": the number, judged with its label or keyword
                     yield Token(second_at, end, ascii_digits(second), "digits")
+        elif _TIME_OF_DAY.fullmatch(first) or _TIME_OF_DAY.fullmatch(second):
+            return  # "8am-6pm", "9h-18h": opening hours
         elif not (first.isdigit() and second.isalpha()) and _alnum_pair(first, second):  # not "10-day"
             yield Token(start, end, written, "alnum-dash")  # K7D2-QW9P
         return
     if 4 <= len(parts) <= 8 and all(len(p) == 1 and p.isdigit() for _, p in parts):  # 4-8-2-9-1-3
         yield Token(start, end, ascii_digits("".join(p for _, p in parts)), "spaced")
     # 3+ dash-joined parts: dates (2024-05-01), phones (415-555-0100), UUIDs, serial keys.
+
+
+_TIME_OF_DAY: Final = re.compile(r"(?:[01]?\d|2[0-3])(?:am|pm|h)", re.IGNORECASE)
+
+
+def _year(digits: str) -> bool:
+    return len(digits) == 4 and digits[:2] in ("19", "20")
 
 
 def ascii_digits(digits: str) -> str:

@@ -18,6 +18,7 @@ __all__ = [
     "NOT_CODES",
     "NOT_PREFIXES",
     "RIGHT_FILLER",
+    "STALE_GAP",
     "KeywordKind",
     "about_commerce",
     "keyword_key",
@@ -135,6 +136,9 @@ promo code|promotional code|coupon code|discount code|gift code|gift card code|v
 |promosyon kodu|kupon kodu|posta kodu|优惠码|優惠碼|折扣码|邀请码|邀請碼|邮编|邮政编码|兑换码|兌換碼|优惠券|取件码|券码
 |クーポンコード|郵便番号|割引コード|プロモーションコード|招待コード|프로모션 코드|할인 코드|쿠폰 코드|우편번호|쿠폰 번호
 |campaign code|キャンペーンコード|캠페인 코드|活动码|活動碼
+|anti phishing code|antiphishing code|anti phishing phrase|security phrase|code anti phishing|code anti hameçonnage
+|código anti phishing|código antiphishing|codice anti phishing|anti phishing code|antiphishingcode
+|антифишинговый код|kod antyphishingowy|kimlik avı önleme kodu|防钓鱼码|防釣魚碼|フィッシング対策コード|피싱 방지 코드
 """
 # Labels of numbers that are not codes: they disqualify a number bound to them ("Customer ID:
 # 48291", "48291 is your account number").
@@ -146,7 +150,7 @@ reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|s
 |pull request|pr|issue|build|run|job|kundennummer|kunde
 |konto|kontonummer|referenz|vorgang|vorgangsnummer|référence|compte|referencia|cuenta|cliente|conta|riferimento
 |conto|referentie|rekening|klant|klantnummer|hesap|계좌|末四位|尾号|尾號|末尾|下4桁|下四桁|끝자리|뒷자리|末四碼|末四码|後四碼|后四码|統一編號|统一编号|統一編号
-|税号|稅號|инн|огрн|кпп|(우)
+|税号|稅號|инн|огрн|кпп|(우)|anti phishing|antiphishing
 """
 # Labels that also sink a number merely near them (within a few words, same phrase): orders,
 # bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
@@ -189,6 +193,30 @@ promo|promotion|promotional|coupon
 """
 
 
+# A code the mail calls old. Before it, as an attribute ("your previous code 483920", "el código
+# anterior 483920"); after it, as what is said of it ("483920 is no longer valid", "483920 已失效").
+_STALE_BEFORE: Final = """
+previous|earlier|old|older|former|prior|vorherige|vorheriger|vorherigen|alte|alter|alten|frühere|früherer
+|früheren|précédent|précédente|ancien|ancienne|anterior|antiguo|antigo|precedente|vecchio
+|vorige|oude|eerdere|предыдущий|предыдущего|старый|прежний|poprzedni|poprzedniego|stary|önceki|eski
+|tidigare|gamla|förra|forrige|gamle|edellinen|vanha|předchozí|starý|původní|előző|régi|anteriorul|vechi
+|προηγούμενος|προηγούμενο|παλιός|попередній|старий|trước đó|cũ|sebelumnya|lama|以前の|前回の|古い|先ほどの
+|이전|기존|之前的|之前|旧的|旧|舊的|舊|上一个|上一個
+"""
+_STALE_AFTER: Final = """
+expired|has expired|is expired|no longer valid|no longer works|no longer work|is invalid|invalid|invalidated
+|replaced|superseded|revoked|deactivated|abgelaufen|ungültig|nicht mehr gültig|ersetzt|expiré|n'est plus valide
+|n'est plus valable|remplacé|invalide|caducado|expirado|ya no es válido|ya no es valido|reemplazado|inválido
+|não é mais válido|nao e mais valido|substituído|expirou|scaduto|non è più valido|non e piu valido|sostituito
+|verlopen|niet meer geldig|vervangen|ongeldig|истёк|истек|больше не действителен|недействителен|заменён|заменен
+|wygasł|wygasl|nieważny|niewazny|zastąpiony|süresi doldu|artık geçerli değil|geçersiz|har gått ut|inte längre giltig
+|ogiltig|ersatt|er udløbet|ikke længere gyldig|ugyldig|erstattet|vanhentunut|ei ole enää voimassa|vypršel|již neplatí
+|již není platný|neplatný|nahrazen|lejárt|már nem érvényes|érvénytelen|a expirat|nu mai este valid|έληξε
+|δεν ισχύει πλέον|сплив|більше не дійсний|недійсний|замінено|đã hết hạn|không còn hiệu lực|kedaluwarsa
+|tidak berlaku lagi|無効|期限切れ|失効|만료|무효|已失效|已过期|已過期|已作废|已作廢|失效|作废|作廢
+"""
+
+
 KeywordKind = Literal[
     "strong",
     "confirmation",
@@ -201,6 +229,8 @@ KeywordKind = Literal[
     "context",
     "offtopic",
     "meeting",
+    "stale-before",
+    "stale-after",
 ]
 KEYWORD_KINDS: Final[tuple[tuple[KeywordKind, str], ...]] = (
     # Earlier kinds win a phrase spelled alike ("code" is plain; "promo code" is not-code).
@@ -215,6 +245,8 @@ KEYWORD_KINDS: Final[tuple[tuple[KeywordKind, str], ...]] = (
     ("offtopic", _OFFTOPIC),
     ("meeting", _MEETING),
     ("context", _CONTEXT),
+    ("stale-before", _STALE_BEFORE),
+    ("stale-after", _STALE_AFTER),
 )
 
 
@@ -239,6 +271,18 @@ RIGHT_FILLER: Final = _words(
 )
 
 
+# What may stand between a code and a word calling it old: "previous verification code was",
+# "483920 has now been replaced". Code nouns and copulas only: "use", "enter", "please" are not
+# here, so "if the link has expired, enter code 602913" still gives the code.
+STALE_GAP: Final = _words(
+    """is was were are has have had been now the your my this that code codes pin otp passcode password
+        verification security login sign in one time confirmation authentication ist war wurde ihr ihre dein
+        est était a été votre ton es era fue ha sido su tu é foi era seu sua il è è stato era tuo is was uw je
+        был была было ваш ваша jest był twój önceki idi senin är var din er var din on oli sinun je byl váš
+        volt az a fost είναι був ваш là của bạn adalah sudah telah 是 已 您的 你的 は が 은 는 이 가"""
+) | _words(_PLAIN.replace("|", " "))
+
+
 # Orders, bookings, trips, bills: a subject about one of these makes "confirmation" a reference.
 _COMMERCE: Final = re.compile(
     r"order|booking|reservation|flight|trip|itinerary|receipt|invoice|shipping|shipment|shipped|delivery"
@@ -258,57 +302,130 @@ def about_commerce(subject_low: str) -> bool:
 # Words read in a link's text and in its URL (lower-cased). A space or dash in a phrase also
 # matches "_" or nothing: "sign in" finds "signin", "sign-in", "sign_in".
 LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
-    # What a verification link does: verify, confirm, activate, reset, validate, approve.
+    # What a verification link does: verify, activate, validate, approve, sign in by magic link.
     (
         "intent",
-        """verif|activat|reset|magic|validat|approv|passwordless|aktivier|zurücksetz|zuruecksetz|vérif|activer
-        |réinitialis|reinitialis|valider|activar|ativar|restablec|redefinir|attiva|reimposta|activeer|verifieer
-        |активир|сброс|восстанов|aktywuj|weryfik|resetuj|doğrula|dogrula|etkinleştir|sıfırla|验证|驗證|激活|啟用
-        |重置|认证|認證|認証|有効化|再設定|リセット|인증|활성화|재설정""",
+        """verif|activat|magic|validat|approv|passwordless|aktivier|freischalt|vérif|activer|valider|activar|ativar
+        |attiva|activeer|verifieer|активир|aktywuj|weryfik|doğrula|dogrula|etkinleştir|aktivera|aktivér|aktiver
+        |aktivoi|ověř|overiť|aktivov|aktivuj|ellenőriz|hitelesít|aktivál|activează|activeaza|επαλήθευ|ενεργοποί
+        |активу|верифік|xác minh|kích hoạt|aktifkan|تحقق|تفعيل|אמת|הפעל|เปิดใช้งาน|सत्यापित|सक्रिय|验证|驗證|激活|啟用
+        |认证|認證|認証|有効化|本登録|인증|활성화""",
+    ),
+    # Resetting a password: the action of a reset mail, account management in a mail about a code.
+    (
+        "reset",
+        """reset|zurücksetz|zuruecksetz|wiederherstell|réinitialis|reinitialis|restablec|redefinir|recuperar
+        |reimposta|ripristin|herstel|сброс|восстанов|resetuj|sıfırla|återställ|nulstil|tilbakestill|nollaa
+        |palauta|obnov|visszaállít|resetare|resetează|επαναφορ|скину|скид|відновл|đặt lại|atur ulang
+        |setel ulang|إعادة تعيين|איפוס|รีเซ็ต|रीसेट|重置|重設|再設定|リセット|재설정""",
     ),
     # Confirming: an address in a sign-up mail, an order in an order mail (then it does not count).
     (
         "confirm",
-        "confirm|bestätig|bestaetig|conferm|bevestig|подтвер|potwierdz|onayla|确认|確認|확인",
+        """confirm|bestätig|bestaetig|conferm|bevestig|подтвер|potwierdz|potwierdź|onayla|bekräfta|bekraefta|bekræft
+        |bekreft|vahvista|potvrd|megerősít|megerosit|confirmă|επιβεβαί|підтвер|xác nhận|konfirmasi|تأكيد|אישור|אשר
+        |ยืนยัน|पुष्टि|确认|確認|확인""",
     ),
     # Signing in: a verification link in a mail about signing in, a header link in a newsletter.
     (
         "login",
-        """sign in|log in|sign on|auth|token|otp|anmeld|einlogg|connexion|se connecter|iniciar sesi
-        |inicia sesi|entrar|accedi|inloggen|aanmelden|войти|вход|zaloguj|logowanie|giriş|登录|登入|登錄|ログイン
-        |로그인""",
+        """sign in|log in|sign on|sign me in|auth|token|otp|anmeld|einlogg|connexion|se connecter|iniciar sesi
+        |inicia sesi|entrar|acceder|acessar|accedi|inloggen|aanmelden|войти|вход|zaloguj|logowanie|giriş|logga in
+        |log ind|logg inn|kirjaudu|přihlá|prihlás|bejelentkez|conectare|autentificare|conectează|σύνδεση|увійти
+        |вхід|đăng nhập|masuk|تسجيل الدخول|התחבר|כניסה|เข้าสู่ระบบ|साइन इन|लॉग इन|登录|登入|登錄
+        |ログイン|サインイン|로그인""",
     ),
     # Never a verification link, whatever else it says.
     (
         "never",
         """unsub|opt out|abmeld|abbestell|désabonn|desabonn|désinscri|desinscri|darse de baja|dar de baja
         |cancelar suscrip|cancelar la suscrip|descadastr|disiscri|annulla iscrizione|annulla l'iscrizione
-        |uitschrijv|afmeld|отпис|wypisz|rezygn|abonelik|退订|退訂|取消订阅|配信停止|購読解除|수신 거부|privacy
-        |datenschutz|confidentialit|privacidad|privacidade|riservatezza|конфиденц|prywatn|gizlilik|隐私|隱私
-        |プライバシー|개인정보|terms|impressum|imprint|agb|nutzungsbedingungen|términos|terminos|termos|termini
-        |voorwaarden|regulamin|koşullar|条款|條款|規約|약관|view in browser|view in your browser|view in a browser
-        |view it in your browser|view this email in your browser|view this email in a browser|view online
-        |view email online|web version|webversion|online version|webansicht|im browser|navigateur|navegador
-        |app store|google play|download the app|download our app|follow us""",
+        |uitschrijv|afmeld|отпис|wypisz|rezygn|abonelik|avsluta prenumeration|avregistrer|afmeld|meld deg av
+        |peruuta tilaus|odhlásit odběr|odhlášení odběru|leiratkoz|dezabon|απεγγραφ|відпис|hủy đăng ký
+        |berhenti berlangganan|إلغاء الاشتراك|הסרה מרשימת|ยกเลิกการรับ|退订|退訂|取消订阅|配信停止|購読解除|수신 거부
+        |privacy|datenschutz|confidentialit|privacidad|privacidade|riservatezza|конфиденц|prywatn|gizlilik
+        |integritet|privatliv|personvern|tietosuoja|ochrana osobních|ochrana údajů|adatvédelm|confidențialit
+        |απόρρητο|конфіденц|quyền riêng tư|privasi|الخصوصية|פרטיות|ความเป็นส่วนตัว|隐私|隱私|プライバシー|개인정보
+        |terms|impressum|imprint|agb|nutzungsbedingungen|términos|terminos|termos|termini|voorwaarden|regulamin
+        |koşullar|villkor|vilkår|käyttöehdot|podmínky|feltételek|termeni|όροι|умови|điều khoản|syarat|الشروط
+        |תנאי|条款|條款|規約|약관|view in browser|view in your browser|view in a browser|view it in your browser
+        |view this email in your browser|view this email in a browser|view online|view email online|web version
+        |webversion|online version|webansicht|im browser|navigateur|navegador|app store|google play
+        |download the app|download our app|follow us""",
     ),
     # Not a verification link unless it says verify, confirm, reset ... itself.
     (
         "soft-never",
-        """help|support|faq|contact|hilfe|kontakt|aide|ayuda|ajuda|aiuto|помощ|pomoc|yardım|帮助|幫助
-        |ヘルプ|도움말|고객센터|preferences|einstellungen|settings|report|legal""",
+        """help|support|faq|contact|hilfe|kontakt|kundenservice|aide|assistance|ayuda|soporte|ajuda|suporte|aiuto
+        |assistenza|klantenservice|помощ|поддержк|pomoc|wsparcie|yardım|destek|hjälp|kundtjänst|hjælp|hjelp|ohje
+        |asiakaspalvelu|nápověd|podpora|súgó|segítség|ügyfélszolgálat|ajutor|asistență|βοήθεια|υποστήριξη|допомог
+        |підтримк|trợ giúp|hỗ trợ|liên hệ|bantuan|hubungi|帮助|幫助|客服|联系我们|聯絡我們|ヘルプ|お問い合わせ|サポート
+        |도움말|고객센터|문의|preferences|einstellungen|settings|paramètres|configuración|configurações|impostazioni
+        |instellingen|настройк|ustawienia|ayarlar|inställningar|indstillinger|innstillinger|asetukset|nastavení
+        |beállítások|setări|ρυθμίσεις|налаштуван|cài đặt|pengaturan|设置|設定|설정|report|legal""",
+    ),
+    # Managing an account: not a verification link unless its own text asks to verify, confirm or
+    # sign in ("Forgot your password?", "Security settings", "Wasn't you? Secure your account").
+    (
+        "manage",
+        """forgot|forgotten|manage|security settings|account settings|recovery code|backup code|wasn't you
+        |wasnt you|was not you|wasn't me|secure your account|secure my account|review activity|recent activity
+        |check activity|change password|change your password|lock your account
+        |passwort vergessen|sicherheitseinstellungen|kontoeinstellungen|konto schützen|konto sichern|verwalten
+        |wiederherstellungscode|waren sie das nicht|das war ich nicht|passwort ändern|letzte aktivität
+        |mot de passe oublié|paramètres de sécurité|sécuriser votre compte|sécuriser mon compte|protéger votre compte
+        |gérer|codes de récupération|code de récupération|ce n'était pas vous|ce n'est pas vous|ce n'était pas moi
+        |modifier le mot de passe|activité récente|olvidaste tu contraseña|olvidé mi contraseña|ajustes de seguridad
+        |proteger tu cuenta|gestionar|administrar|códigos de recuperación|código de recuperación|no fuiste tú
+        |no fui yo|cambiar contraseña|actividad reciente|esqueceu sua senha|esqueceu a senha|esqueci minha senha
+        |proteger sua conta|gerenciar|códigos de recuperação|código de recuperação|não foi você|não fui eu
+        |alterar senha|atividade recente|password dimenticata|hai dimenticato la password|proteggi il tuo account
+        |gestisci|codici di recupero|codice di recupero|non sei stato tu|non eri tu|cambia password
+        |wachtwoord vergeten|beveiligingsinstellingen|beveilig je account|beveilig uw account|beheren|herstelcode
+        |was jij dit niet|was u dit niet|dit was ik niet|wachtwoord wijzigen|забыли пароль|настройки безопасности
+        |защитить аккаунт|защитите аккаунт|управлять|управление аккаунтом|резервные коды|коды восстановления
+        |это были не вы|это не вы|это был не я|сменить пароль|изменить пароль|nie pamiętasz hasła|zapomniałeś hasła
+        |ustawienia bezpieczeństwa|zabezpiecz konto|zabezpiecz swoje konto|zarządzaj|kody zapasowe
+        |kody odzyskiwania|to nie ty|to nie byłeś ty|zmień hasło|şifreni mi unuttun|şifrenizi mi unuttunuz
+        |şifremi unuttum|güvenlik ayarları|hesabını güvenceye al|hesabınızı güvenceye alın|hesabınızı koruyun
+        |kurtarma kod|siz değil miydiniz|bu siz değil miydiniz|sen değil misin|şifre değiştir|glömt lösenord
+        |glömt ditt lösenord|säkerhetsinställningar|skydda ditt konto|hantera|återställningskoder|reservkoder
+        |var det inte du|det var inte jag|byt lösenord|ändra lösenord|glemt adgangskode|glemt din adgangskode
+        |beskyt din konto|administrer|gendannelseskoder|var det ikke dig|glemt passord|beskytt kontoen
+        |var det ikke deg|unohditko salasanan|unohtunut salasana|suojaa tilisi|hallinnoi|hallitse|palautuskoodit
+        |etkö se ollut sinä|zapomněli jste heslo|zapomenuté heslo|zabezpečit účet|zabezpečte svůj účet|spravovat
+        |spravujte|záložní kódy|kódy pro obnovení|nebyli jste to vy|nebyl jste to vy|změnit heslo|elfelejtett jelszó
+        |elfelejtette jelszavát|fiók védelme|kezelése|helyreállítási kódok|nem ön volt|nem te voltál
+        |ai uitat parola|securizează contul|gestionează|coduri de recuperare|nu ai fost tu|ξεχάσατε τον κωδικό
+        |προστατέψτε τον λογαριασμό|διαχείριση|κωδικοί ανάκτησης|δεν ήσασταν εσείς|забули пароль
+        |захистити обліковий запис|захистіть акаунт|керувати|резервні коди|коди відновлення|це були не ви
+        |змінити пароль|quên mật khẩu|bảo vệ tài khoản|quản lý|mã khôi phục|mã dự phòng|không phải bạn
+        |đổi mật khẩu|lupa kata sandi|amankan akun|kelola|kode pemulihan|bukan anda|ubah kata sandi
+        |パスワードをお忘れ|パスワードを忘れ|アカウントを保護|リカバリーコード|バックアップコード|心当たりがない
+        |身に覚えがない|パスワードを変更|비밀번호를 잊|비밀번호 찾기|계정 보호|복구 코드|백업 코드
+        |본인이 아닌|본인이 아니|비밀번호 변경|忘记密码|忘記密碼|保护账户|保護帳戶|保护您的账户|恢复码|恢復碼
+        |备用码|備用碼|不是你本人|不是您本人|非本人|修改密码|修改密碼|更改密码""",
     ),
     # Confirming an order, a booking or a meeting is not confirming an address.
     (
         "not-account",
         """order|booking|reservation|shipping|shipment|delivery|payment|purchase|appointment|attendance
         |rsvp|meeting|event|ticket|flight|trip|bestellung|buchung|commande|réservation|pedido|reserva|ordine
-        |prenotazione|bestelling|boeking|заказ|бронир|zamówien|rezerwac|sipariş|rezervasyon|订单|訂單|预订|預訂
-        |注文|予約|주문|예약""",
+        |prenotazione|bestelling|boeking|заказ|бронир|zamówien|rezerwac|sipariş|rezervasyon|beställning|bokning
+        |bestilling|booking|tilaus|varaus|objednávk|rezervac|rendelés|foglalás|comandă|rezervare|παραγγελ|κράτηση
+        |замовлен|đơn hàng|đặt chỗ|pesanan|订单|訂單|预订|預訂|注文|予約|주문|예약""",
     ),
     # What a subject says when the mail is about signing in.
-    ("topic", "code|password|passwort|mot de passe|contraseña|senha|пароль|hasło|şifre|密码|密碼|パスワード|비밀번호"),
+    (
+        "topic",
+        """code|password|passwort|mot de passe|contraseña|senha|пароль|hasło|şifre|lösenord|adgangskode|passord
+        |salasana|heslo|jelszó|jelszav|parola|parolă|κωδικ|mật khẩu|kata sandi|kod|kód|koodi|kode|код|mã
+        |密码|密碼|パスワード|비밀번호""",
+    ),
     # Longer words that hold a shorter one above without its meaning.
     ("ignore", "author|authority|supported|supporter|helpful|reorder|border|eventually|contacts"),
 )
 # Short words that count only as whole words ("otp" is not in "footprint", "aide" not in "aided").
-LINK_WHOLE_WORDS: Final = _words("otp entrar вход aide agb help faq order event trip report legal token")
+LINK_WHOLE_WORDS: Final = _words(
+    "otp entrar вход aide agb help faq order event trip report legal token kod kód kode mã masuk"
+)

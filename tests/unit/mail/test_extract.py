@@ -389,6 +389,7 @@ def test_context_and_source() -> None:
             value="482913",
             context="Hello there. Your verification code is 482913. It expires in 10 minutes.",
             source="text",
+            reason='labelled "verification code" in the text part',
         ),
     )
     codes, _ = extract(_message("", "", "<h1>Verify</h1><p>Your code is <b>482913</b></p>"))
@@ -510,7 +511,12 @@ def test_generic_link_text_is_read_with_its_sentence() -> None:
     html = '<p>To verify your email address, <a href="https://click.x.test/abc">click here</a>.</p>'
     _, links = extract(_message("Welcome", "", html))
     assert links == (
-        Link(url="https://click.x.test/abc", context="To verify your email address, click here.", source="html"),
+        Link(
+            url="https://click.x.test/abc",
+            context="To verify your email address, click here.",
+            source="html",
+            reason='the link says "To verify your email address, click here."',
+        ),
     )
     assert _links(subject="News", html='<p>Our summer menu: <a href="https://x.test/m">click here</a></p>') == []
 
@@ -561,7 +567,9 @@ def test_text_links_never(text: str) -> None:
     assert _links(subject="Hello", text=text) == []
 
 
-def test_links_rank_verify_first_and_dedupe() -> None:
+def test_links_rank_verify_first_dedupe_and_cut() -> None:
+    """The button's link once (it is also in the text part), and not the header's "Log in": the
+    mail asks to confirm an address, and a link much less sure than the best one is cut."""
     html = (
         '<a href="https://x.test/">Acme</a>'
         '<a href="https://x.test/blog">Blog</a>'
@@ -571,13 +579,25 @@ def test_links_rank_verify_first_and_dedupe() -> None:
         '<a href="https://x.test/unsubscribe">Unsubscribe</a>'
     )
     _, links = extract(_message("Confirm your email", "Confirm: https://x.test/c/abc", html))
-    assert [link.url for link in links] == ["https://x.test/c/abc", "https://x.test/account/login"]
-    assert links[0] == Link(url="https://x.test/c/abc", context="Confirm your email", source="html")
+    assert [link.url for link in links] == ["https://x.test/c/abc"]
+    assert links[0] == Link(
+        url="https://x.test/c/abc",
+        context="Confirm your email",
+        source="html",
+        reason='the button says "Confirm your email"',
+    )
 
 
 def test_link_from_text_part_has_words_before_as_context() -> None:
     _, links = extract(_message("Reset", "To reset your password, open https://x.test/r/abc."))
-    assert links == (Link(url="https://x.test/r/abc", context="To reset your password, open", source="text"),)
+    assert links == (
+        Link(
+            url="https://x.test/r/abc",
+            context="To reset your password, open",
+            source="text",
+            reason='the text before it says "To reset your password, open"',
+        ),
+    )
 
 
 def test_signed_url_survives_quoted_printable() -> None:

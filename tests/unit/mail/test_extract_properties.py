@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gateway.mail.extract import MAX_CODES, MAX_LINKS, extract
@@ -69,9 +69,9 @@ KEYWORDS = [
     "mã xác minh",
 ]
 # Prose without digits and without any word the extractor reads (no code words, labels,
-# promotions, addresses, amounts, dates, meetings).
+# promotions, addresses, amounts, dates, meetings, words calling a code old).
 _PROSE = """hello there we are glad you joined the team today thanks for reading this short note about our little
-garden and the river near the old mill where blue birds sing every morning while green leaves dance"""
+garden and the river near the quiet mill where blue birds sing every morning while green leaves dance"""
 PROSE_WORDS = sorted(set(_PROSE.split()))
 
 prose = st.lists(st.sampled_from(PROSE_WORDS), max_size=40).map(" ".join)
@@ -128,6 +128,22 @@ def test_never_raises_on_html_like_input_and_keeps_its_promises(subject: str, te
 def test_code_beside_a_keyword_is_found_first(before: str, keyword: str, sep: str, code: str, after: str) -> None:
     text = f"{before} {keyword}{sep}{code} {after}"
     assert extract(_message(text=text))[0][0].value == code
+
+
+# How mails say a code is no longer the one to use: before it, and after it.
+STALE_BEFORE = ["previous", "old", "earlier", "vorheriger", "ancien", "предыдущий", "poprzedni", "以前の"]
+STALE_AFTER = ["is no longer valid", "has expired", "ist nicht mehr gültig", "n'est plus valide", "已失效"]
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(prose, st.sampled_from(STALE_BEFORE), st.sampled_from(STALE_AFTER), st.sampled_from(KEYWORDS), codes, codes)
+def test_a_code_the_mail_calls_old_is_never_reported(
+    before: str, old: str, expired: str, keyword: str, stale: str, fresh: str
+) -> None:
+    assume(stale != fresh)
+    text = f"{before} Your {old} {keyword} {stale} no longer works. {keyword}: {fresh}. The code {stale} {expired}."
+    values = [c.value for c in extract(_message(text=text))[0]]
+    assert values[:1] == [fresh] and stale not in values
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])

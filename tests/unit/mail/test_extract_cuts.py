@@ -1,0 +1,214 @@
+# ruff: noqa: RUF001 - the mails are multilingual on purpose
+"""Issue 19's rules of the extractor: only what the mail asks the reader to use, each with a reason.
+
+Codes: a code the mail calls old is never reported; a second code only when the mail labels it a
+code of the first one's kind; anti-phishing phrases, opening hours and spans of years are no codes.
+Links: account management is not verification; a reset link in a mail that gives a code is account
+management unless the mail is about the reset; one target is one link, shown as the button writes
+it; a bare page beside its tokenised link is cut; anchor text decides for opaque tracking URLs.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway.mail.extract import extract
+from gateway.mail.models import ParsedMessage
+
+
+def _message(subject: str = "", text: str = "", html: str | None = None) -> ParsedMessage:
+    return ParsedMessage(
+        message_id=None, from_header="", from_address=None, to=(), cc=(), subject=subject, date=None,
+        headers=(), text=text, html=html,
+    )  # fmt: skip
+
+
+def _codes(subject: str = "", text: str = "", html: str | None = None) -> list[str]:
+    return [code.value for code in extract(_message(subject, text, html))[0]]
+
+
+def _links(subject: str = "", text: str = "", html: str | None = None) -> list[str]:
+    return [link.url for link in extract(_message(subject, text, html))[1]]
+
+
+# --- codes the mail calls old ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your previous code 118347 is no longer valid. Your new verification code is 602913.",
+        "Your verification code is 602913. The code 118347 we sent earlier has expired.",
+        "Dein neuer Bestätigungscode: 602913. Der alte Code 118347 ist nicht mehr gültig.",
+        "Votre code de vérification : 602913. L'ancien code 118347 n'est plus valide.",
+        "Tu código de verificación es 602913. El código anterior 118347 ya no es válido.",
+        "Ваш код подтверждения: 602913. Предыдущий код 118347 больше не действителен.",
+        "您的验证码是 602913。之前的验证码 118347 已失效。",
+        "認証コード：602913（以前のコード 118347 は無効になりました）",
+    ],
+)
+def test_a_code_the_mail_calls_old_is_never_reported(text: str) -> None:
+    assert _codes("Your code", text) == ["602913"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the link has expired, enter code 602913 instead.",
+        "Your code 602913 expires in 10 minutes.",
+        "This code replaces any code we sent before. Verification code: 602913",
+        "Code 602913 is valid for 10 minutes; an expired code can be requested again.",
+    ],
+)
+def test_words_about_expiry_that_do_not_call_the_code_old_keep_it(text: str) -> None:
+    assert _codes("Your code", text) == ["602913"]
+
+
+# --- one code, unless the mail labels a second one ----------------------------------------
+
+
+def test_other_labelled_numbers_are_not_reported_beside_the_code() -> None:
+    text = (
+        "Your verification code is 482913.\n"
+        "Anti-phishing code: Blue7Fox\n"
+        "Booking reference: 7734 1290\n"
+        "Questions? Call us Mon-Fri 8am-6pm on 0800 555 0199.\n"
+        "© 2006–2025 Acme Ltd, 10115 Berlin"
+    )
+    assert _codes("Your Acme code", text) == ["482913"]
+
+
+def test_a_second_code_the_mail_labels_as_the_same_kind_is_reported() -> None:
+    text = "Your verification code: 482913\nIf you sign in on a second device, its verification code: 739104"
+    assert _codes("Your codes", text) == ["482913", "739104"]
+
+
+def test_a_second_number_near_a_weaker_word_is_cut() -> None:
+    text = "Your verification code is 482913.\nSecurity tip 2: never share 739104-style numbers."
+    assert _codes("Your code", text) == ["482913"]
+
+
+# --- account management is not verification -----------------------------------------------
+
+
+CODE_MAIL = (
+    "<p>Your sign-in code is</p><p style='font-size:28px'>482913</p>"
+    "<p><a href='https://acme.test/password/forgot'>Forgot your password?</a></p>"
+    "<p><a href='https://acme.test/settings/security'>Security settings</a></p>"
+    "<p><a href='https://acme.test/account/recovery-codes'>Manage recovery codes</a></p>"
+    "<p>Wasn't you? <a href='https://acme.test/account/secure?t=9f8e7d'>Secure your account</a></p>"
+    "<p>If this wasn't you, <a href='https://acme.test/password/reset?t=1a2b3c'>reset your password</a>.</p>"
+)
+
+
+def test_a_code_mail_reports_the_code_and_none_of_its_account_management_links() -> None:
+    codes, links = extract(_message("Your Acme sign-in code", "", CODE_MAIL))
+    assert [c.value for c in codes] == ["482913"]
+    assert links == ()
+
+
+@pytest.mark.parametrize(
+    ("label", "href"),
+    [
+        ("Passwort vergessen?", "https://acme.test/passwort/vergessen"),
+        ("Mot de passe oublié ?", "https://acme.test/mdp/oublie"),
+        ("¿Olvidaste tu contraseña?", "https://acme.test/olvido"),
+        ("Esqueceu sua senha?", "https://acme.test/senha"),
+        ("Sicherheitseinstellungen", "https://acme.test/konto"),
+        ("Nie pamiętasz hasła?", "https://acme.test/haslo"),
+        ("パスワードをお忘れの方", "https://acme.test/pw"),
+    ],
+)
+def test_account_management_links_in_every_language_are_not_verification(label: str, href: str) -> None:
+    html = f"<p>Ihr Code / your code: <b>482913</b></p><p><a href='{href}'>{label}</a></p>"
+    assert _links("Code", "", html) == []
+
+
+def test_a_management_link_that_asks_to_verify_is_still_one() -> None:
+    html = "<a href='https://acme.test/settings/email/verify?t=7c6b'>Verify your new email in account settings</a>"
+    assert _links("Confirm your new email", "", html) == ["https://acme.test/settings/email/verify?t=7c6b"]
+
+
+def test_a_reset_link_is_the_action_of_a_reset_mail_even_with_a_code() -> None:
+    html = (
+        "<p>Enter code <b>702415</b> when asked.</p>"
+        "<a href='https://bank.test/restablecer?t=77aa' style='padding:12px'>Restablecer contraseña</a>"
+    )
+    assert _links("Restablece tu contraseña", "", html) == ["https://bank.test/restablecer?t=77aa"]
+
+
+def test_a_reset_link_of_a_mail_without_a_code_qualifies() -> None:
+    text = "Forgot your password? Reset it here: https://acme.test/reset?t=5e4d3c"
+    assert _links("Reset your password", text) == ["https://acme.test/reset?t=5e4d3c"]
+
+
+# --- one target is one link -------------------------------------------------------------
+
+
+def test_one_target_in_text_and_html_with_and_without_tracking_is_one_link_as_the_button_writes_it() -> None:
+    button = "https://acme.test/verify?token=abc&amp;utm_source=mail&amp;utm_campaign=signup"
+    html = (
+        f"<a href='{button}' style='background:#36f;padding:10px'>Verify email</a>"
+        "<p>Or open https://acme.test/verify?token=abc</p>"
+    )
+    text = "Verify: https://ACME.test/verify?token=abc&utm_source=mail"
+    links = extract(_message("Verify your email", text, html))[1]
+    assert [link.url for link in links] == ["https://acme.test/verify?token=abc&utm_source=mail&utm_campaign=signup"]
+    assert links[0].source == "html" and links[0].reason == 'the button says "Verify email"'
+
+
+def test_two_tokens_are_two_links() -> None:
+    html = (
+        "<a href='https://acme.test/verify?token=abc'>Verify email</a>"
+        "<a href='https://acme.test/verify?token=def'>Verify email</a>"
+    )
+    assert len(_links("Verify your email", "", html)) == 2
+
+
+def test_the_bare_page_beside_its_tokenised_link_is_cut() -> None:
+    text = (
+        "Use this link to reset your password:\nhttps://git.test/password_reset/f7245c7b2cc1\n\n"
+        "To get a new password reset link, visit https://git.test/password_reset"
+    )
+    assert _links("Please reset your password", text) == ["https://git.test/password_reset/f7245c7b2cc1"]
+
+
+# --- opaque tracking links: the anchor decides ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("subject", "anchor"),
+    [
+        ("Bitte bestätige deine E-Mail-Adresse", "E-Mail-Adresse bestätigen"),
+        ("Confirme seu e-mail", "Confirmar e-mail"),
+        ("Potwierdź adres e-mail", "Potwierdź adres"),
+        ("Bekräfta din e-postadress", "Bekräfta e-postadress"),
+        ("Potvrďte svůj e-mail", "Potvrdit e-mail"),
+        ("Підтвердіть адресу", "Підтвердити адресу"),
+        ("Xác minh email của bạn", "Xác minh email"),
+        ("メールアドレスの確認", "メールアドレスを確認する"),
+    ],
+)
+def test_an_opaque_tracking_url_qualifies_by_its_anchor_in_any_language(subject: str, anchor: str) -> None:
+    url = "https://click.esp.test/ls/click?upn=u001.Zm9vYmFyYmF6cXV4"
+    assert _links(subject, "", f"<p>Hallo,</p><a href='{url}'>{anchor}</a>") == [url]
+
+
+def test_a_sign_in_path_in_another_script_is_read_after_percent_decoding() -> None:
+    url = "https://shop.test/%E3%83%AD%E3%82%B0%E3%82%A4%E3%83%B3/magic?t=42ab"  # /ログイン/
+    assert _links("ログインリンク", f"こちらから {url}") == [url]
+
+
+# --- reasons ----------------------------------------------------------------------------
+
+
+def test_every_code_and_link_says_why() -> None:
+    html = (
+        "<p>Your verification code is <b>482913</b>.</p>"
+        "<a href='https://acme.test/verify?t=1' style='padding:10px'>Confirm your email</a>"
+    )
+    codes, links = extract(_message("Welcome", "", html))
+    assert [c.reason for c in codes] == ['labelled "verification code" in the mail']
+    assert [link.reason for link in links] == ['the button says "Confirm your email"']
+    lone = extract(_message("Your login code", "Hi,\n\n482913\n"))[0]
+    assert lone[0].reason == 'the one code-like value in a mail whose subject says "login code"'

@@ -47,6 +47,7 @@ MIN_POSITIVES, MIN_NEGATIVES, MIN_LANGUAGES = 120, 40, 12
 _TZ = {
     "en": -7, "zh-Hans": 8, "zh-Hant": 8, "ja": 9, "ko": 9, "de": 1, "fr": 1, "es": 1, "pt": -3,
     "it": 1, "nl": 1, "ru": 3, "pl": 1, "tr": 3,
+    "sv": 1, "cs": 1, "uk": 2, "vi": 7, "da": 1, "fi": 2, "hu": 1, "ro": 2, "el": 2, "id": 7,
 }  # fmt: skip
 
 KINDS = ("code", "link", "code+link", "negative")
@@ -559,6 +560,10 @@ class Case:
         self.links: list[str] = []
         self.never_list: list[str] = []
         self.pieces: list[str] = []
+        # Further answers a reader accepts *after* the primary (a second labelled code, a second
+        # button for the same action); written to expected.json only when non-empty.
+        self.also_codes: list[str] = []
+        self.also_links: list[str] = []
         self.headers: list[tuple[str, str]] = []
         self.attachments: list[Leaf] = []
         self.inline_images: list[Leaf] = []
@@ -634,15 +639,20 @@ class Case:
         return data
 
     def expected(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "file": f"{self.name}.eml",
             "lang": self.lang,
             "kind": self.kind,
             "codes": self.codes,
             "links": self.links,
-            "never": self.never_list,
-            "why": self.why,
         }
+        if self.also_codes:
+            out["also_codes"] = self.also_codes
+        if self.also_links:
+            out["also_links"] = self.also_links
+        out["never"] = self.never_list
+        out["why"] = self.why
+        return out
 
 
 CaseFn = Callable[[Case], None]
@@ -5958,6 +5968,279 @@ def en_discourse_activate_sentence(c: Case) -> None:
         """)
 
 
+# ---- issue 19 blind cases ----
+#
+# Written blind to the extractor: what a careful reader of each mail would type or click. Traps:
+# account-management and help links beside a code, labelled numbers that are not the code
+# (anti-phishing phrases, references, customer numbers, replaced codes), opaque ESP click-tracking
+# links whose meaning is only in the anchor text, non-English link paths, the same action twice.
+
+_B19_TONES = frozenset("\u0300\u0301\u0303\u0309\u0323")
+
+
+def b19_vi1258(text: str) -> str:
+    """Vietnamese as windows-1258 carries it: base letters precomposed, tone marks combining."""
+    import unicodedata
+
+    out: list[str] = []
+    for ch in text:
+        try:
+            ch.encode("cp1258")
+            out.append(ch)
+            continue
+        except UnicodeEncodeError:
+            pass
+        parts = unicodedata.normalize("NFD", ch)
+        tones = "".join(m for m in parts[1:] if m in _B19_TONES)
+        base = unicodedata.normalize("NFC", parts[0] + "".join(m for m in parts[1:] if m not in _B19_TONES))
+        out.append(base + tones)
+    return "".join(out)
+
+
+def b19_trk(c: Case, esp: str, domain: str, seed: str) -> str:
+    """An opaque click-tracking URL of one ESP: only the anchor text says where it leads."""
+    if esp == "sendgrid":
+        return f"https://u{c.t(seed + '/u', 7, '0123456789')}.ct.sendgrid.net/ls/click?upn=u001.{c.t(seed, 180)}"
+    if esp == "braze":
+        return f"https://ablink.{domain}/ls/click?upn=u001.{c.t(seed, 200)}"
+    if esp == "mailgun":
+        return f"https://email.{domain}/c/eJw{c.t(seed, 150)}"
+    if esp == "mandrill":
+        return f"https://mandrillapp.com/track/click/3{c.t(seed + '/n', 7, '0123456789')}/{domain}?p=eyJzIjoi{c.t(seed, 220)}"
+    if esp == "hubspot":
+        h = c.t(seed + "/h", 8, "abcdefghijklmnopqrstuvwxyz0123456789")
+        return f"https://{h}.na1.hubspotlinks.com/Ctc/RG+113/{h}/VWnk{c.t(seed, 60)}/{c.t(seed + '/b', 90)}"
+    if esp == "salesforce":
+        return f"https://click.{domain}/?qs={c.t(seed, 192, 'hex')}"
+    if esp == "ses":
+        return (
+            f"https://{c.t(seed + '/r', 8, 'hex')}.r.eu-west-1.awstrack.me/L0/{c.t(seed + '/l', 24, 'b62')}/1/"
+            f"0102018e{c.t(seed + '/m', 8, 'hex')}-{c.t(seed + '/g', 8, 'hex')}-{c.t(seed + '/k', 4, 'hex')}-000000/"
+            f"{c.t(seed, 28)}=394"
+        )
+    raise ValueError(esp)
+
+
+def ps(*texts: str) -> str:
+    """Several paragraphs."""
+    return "".join(p(t) for t in texts)
+
+
+def b19_small(text: str) -> str:
+    return p(text, "margin:0 0 12px;font-size:12px;line-height:18px;color:#6e7781")
+
+
+# Swedish
+
+
+@case(
+    "sv",
+    "code",
+    "Klarna verifieringskod; 'Glömt lösenordet?' and security-settings links are not the action",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def sv_b19_klarna_verifieringskod(c: Case) -> None:
+    c.sender = "Klarna <noreply@klarna.example>"
+    c.subject = "Din verifieringskod: 738 204"
+    c.codes = ["738204", "738 204"]
+    forgot = c.never("https://app.klarna.example/sv/konto/glomt-losenord")
+    settings = c.never("https://app.klarna.example/sv/konto/sakerhet/installningar")
+    c.never("556737-0431", "5567370431", "08-120 120 10", "0812012010")
+    body = (
+        h1("Din verifieringskod")
+        + p("Hej Anna! Ange koden nedan i appen för att logga in. Koden gäller i 10 minuter.")
+        + big("738&nbsp;204", size=34)
+        + p("Dela aldrig koden med någon. Klarna ringer dig aldrig och ber om den.")
+        + p(f"{a(forgot, 'Glömt lösenordet?')} &middot; {a(settings, 'Säkerhetsinställningar')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Klarna",
+        accent="#ffa8cd",
+        lines=["Klarna Bank AB (publ), org.nr 556737-0431, Sveavägen 46, 111 34 Stockholm", "Kundservice: 08-120 120 10"],
+        links=[("Integritetspolicy", "https://www.klarna.example/sv/integritet/")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("sv", "link", "Blocket: SendGrid click-tracking URL; only the anchor 'Bekräfta e-postadress' says what it is", html_cte="base64")
+def sv_b19_blocket_bekrafta_sendgrid(c: Case) -> None:
+    c.sender = "Blocket <no-reply@blocket.example>"
+    c.subject = "Bekräfta din e-postadress"
+    url = b19_trk(c, "sendgrid", "blocket.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "blocket.example", "help"))
+    unsub = c.never(b19_trk(c, "sendgrid", "blocket.example", "unsub"))
+    body = (
+        h1("Välkommen till Blocket!")
+        + p("Du är nästan klar. Bekräfta att det är din e-postadress genom att klicka på knappen nedan.")
+        + button(url, "Bekräfta e-postadress", bg="#e60000")
+        + p("Länken är giltig i 48 timmar.")
+        + p(f"Frågor? Besök vårt {a(help_url, 'Hjälpcenter')}.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Blocket",
+        accent="#e60000",
+        lines=["Blocket AB, Box 1234, 111 79 Stockholm", f"{a(unsub, 'Avsluta prenumeration')}"],
+        decoys=["111 79", "1234"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "sv",
+    "code",
+    "PostNord inloggningskod; the earlier code is said to be invalid, customer number and postcode decoys",
+    charset="windows-1257",
+    text_cte="8bit",
+    subject_mode="Q",
+)
+def sv_b19_postnord_ny_kod(c: Case) -> None:
+    c.sender = "PostNord <noreply@postnord.example>"
+    c.subject = "Ny inloggningskod till PostNord"
+    c.codes = ["264817"]
+    c.never("591730", "4408123", "105 00", "10500")
+    c.text = dedent("""\
+        Hej Erik,
+
+        Du bad om en ny inloggningskod. Din tidigare kod 591730 är inte längre giltig.
+
+        Din nya inloggningskod: 264817
+
+        Koden gäller i 15 minuter. Ange den i appen PostNord eller på postnord.example.
+
+        Kundnummer: 4408123
+
+        Med vänliga hälsningar
+        PostNord Sverige AB, 105 00 Stockholm
+        """)
+
+
+@case("sv", "link", "Tradera password reset: Swedish path /aterstall-losenord/, same URL in text and HTML")
+def sv_b19_tradera_aterstall(c: Case) -> None:
+    c.sender = "Tradera <info@tradera.example>"
+    c.subject = "Återställ ditt lösenord"
+    url = f"https://www.tradera.example/aterstall-losenord/{c.t('rs', 40, 'b62')}?e=anna.svensson%40example.se"
+    c.links = [url]
+    support = c.never("https://info.tradera.example/kundservice/kontakta-oss")
+    c.html = plain_html(
+        p("Hej anna_s84,")
+        + p("Vi har fått en begäran om att återställa lösenordet för ditt Tradera-konto.")
+        + p(a(url, "Välj ett nytt lösenord"))
+        + p("Om du inte har begärt detta kan du bortse från det här mejlet. Länken slutar gälla om 2 timmar.")
+        + p(f"{a(support, 'Kontakta kundservice')}")
+        + p("Hälsningar,<br>Tradera")
+    )
+    c.text = dedent(f"""\
+        Hej anna_s84,
+
+        Vi har fått en begäran om att återställa lösenordet för ditt Tradera-konto.
+
+        Välj ett nytt lösenord:
+        {url}
+
+        Om du inte har begärt detta kan du bortse från det här mejlet. Länken slutar gälla om 2 timmar.
+
+        Kontakta kundservice: {support}
+
+        Hälsningar,
+        Tradera
+        """)
+
+
+@case("sv", "link", "magic sign-in link with a Swedish path (/logga-in/); 'web' and 'app' buttons for the same sign-in")
+def sv_b19_mentimeter_logga_in(c: Case) -> None:
+    c.sender = "Mentimeter <hello@mentimeter.example>"
+    c.subject = "Din inloggningslänk till Mentimeter"
+    web = f"https://www.mentimeter.example/sv/logga-in/lank?t={c.t('t', 48)}"
+    app = f"https://app.mentimeter.example/auth/email-link?t={c.t('t', 48)}&platform=desktop"
+    c.links = [web]
+    c.also_links = [app]
+    privacy = c.never("https://www.mentimeter.example/sv/trust/privacy-policy")
+    body = (
+        h1("Logga in på Mentimeter")
+        + p("Klicka på knappen för att logga in. Länken kan bara användas en gång och gäller i 15 minuter.")
+        + button(web, "Logga in", bg="#196cff")
+        + p(f"Använder du skrivbordsappen? {a(app, 'Öppna i skrivbordsappen')}")
+        + p("Om du inte försökte logga in kan du ignorera det här mejlet.")
+    )
+    c.html = std(c, body, brand="Mentimeter", accent="#196cff", lines=["Mentimeter AB, Stockholm"], links=[("Integritet", privacy)])
+    c.text = auto_text(c.html, "bracket")
+
+
+@case("sv", "negative", "new sign-in alert: 'Var det inte du? Skydda ditt konto' and activity links, IP and time")
+def sv_b19_neg_ny_inloggning(c: Case) -> None:
+    c.sender = "Spotify <no-reply@spotify.example>"
+    c.subject = "Ny inloggning på ditt Spotify-konto"
+    secure = c.never(b19_trk(c, "braze", "spotify.example", "secure"))
+    activity = c.never("https://www.spotify.example/se/account/security/?utm_source=email&utm_campaign=new_login")
+    c.never("198.51.100.23", "2025-03-14", "09:41")
+    body = (
+        h1("Ny inloggning upptäckt")
+        + p("Vi såg en inloggning på ditt konto från en ny enhet.")
+        + p("<b>Enhet:</b> Chrome på Windows<br><b>Plats:</b> Göteborg, Sverige<br><b>IP-adress:</b> 198.51.100.23<br><b>Tid:</b> 2025-03-14 09:41")
+        + p("Om det var du behöver du inte göra något.")
+        + p(f"Var det inte du? {a(secure, 'Skydda ditt konto')}")
+        + button(activity, "Granska aktivitet", bg="#1ed760", fg="#000000")
+    )
+    c.html = std(c, body, brand="Spotify", accent="#1ed760", lines=["Spotify AB, Regeringsgatan 19, 111 53 Stockholm"], decoys=["111 53"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "sv",
+    "negative",
+    "orderbekräftelse: order number, parcel id, amounts, 'Spåra paket' and review links",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def sv_b19_neg_orderbekraftelse(c: Case) -> None:
+    c.sender = "Apotea <order@apotea.example>"
+    c.subject = "Orderbekräftelse - order 7719204"
+    track = c.never(b19_trk(c, "salesforce", "apotea.example", "track"))
+    order = c.never("https://www.apotea.example/mina-sidor/ordrar/7719204")
+    c.never("7719204", "00370726201234567891", "349,00", "34900", "39,00", "3900", "388,00", "38800")
+    body = (
+        h1("Tack för din beställning!")
+        + p("Ordernummer: <b>7719204</b><br>Orderdatum: 2025-03-14")
+        + '<table style="width:100%;font-size:14px"><tr><td>Solskyddskräm SPF 50, 2 st</td><td align="right">349,00 kr</td></tr>'
+        '<tr><td>Frakt</td><td align="right">39,00 kr</td></tr><tr><td><b>Totalt</b></td><td align="right"><b>388,00 kr</b></td></tr></table>'
+        + p("Kolli-ID: 00370726201234567891")
+        + button(track, "Spåra paket", bg="#00843d")
+        + p(f"Se din order på {a(order, 'Mina sidor')}.")
+    )
+    c.html = std(c, body, brand="Apotea", accent="#00843d", lines=["Apotea AB, Box 202, 751 04 Uppsala"], decoys=["751 04"])
+    c.text = auto_text(c.html)
+
+
+@case("sv", "negative", "newsletter whose footer asks to 'bekräfta dina prenumerationsinställningar' (not an action)")
+def sv_b19_neg_nyhetsbrev(c: Case) -> None:
+    c.sender = "SJ <nyhetsbrev@sj.example>"
+    c.subject = "Vårens resor – upp till 30 % rabatt"
+    offer = c.never(b19_trk(c, "salesforce", "sj.example", "offer"))
+    prefs = c.never(b19_trk(c, "salesforce", "sj.example", "prefs"))
+    unsub = c.never(b19_trk(c, "salesforce", "sj.example", "unsub"))
+    c.never("2025", "0771-75 75 75", "0771757575", "195", "VAR30")
+    body = (
+        h1("Res bort i vår")
+        + p("Boka senast 31 mars 2025 och res Stockholm–Göteborg från 195 kr. Ange rabattkoden VAR30 vid bokning.")
+        + button(offer, "Se erbjudanden", bg="#00643c")
+        + b19_small(
+            f"Vill du fortsätta få våra nyheter? {a(prefs, 'Bekräfta dina prenumerationsinställningar')} eller "
+            f"{a(unsub, 'avsluta prenumerationen')}. Kundtjänst: 0771-75 75 75."
+        )
+    )
+    c.html = std(c, body, brand="SJ", accent="#00643c", lines=["SJ AB, 105 50 Stockholm"], decoys=["105 50"])
+    c.text = auto_text(c.html)
+
+
+# ---- end of issue 19 blind cases ----
+
+
 # ============================================================================================
 # END OF CASES
 # ============================================================================================
@@ -5973,7 +6256,10 @@ _INTENT = re.compile(
     r"|passw|otp|code|secur|验证|驗證|确认|確認|認証|認證|인증|확인|bestätig|verifizier|anmeld|einlogg|zurücksetz"
     r"|vérifi|connexion|connecter|réinitialis|verific|confirma|acceder|iniciar|restablec|redefin|entrar|conferm"
     r"|accedi|reimposta|bevestig|inlog|herstel|подтвер|войти|вход|восстанов|сброс|potwierd|zaloguj|logowan"
-    r"|resetuj|doğrula|giriş|onayla|sıfırla|激活|啟用|登录|登錄|重置|重設|ログイン|再設定|로그인|재설정|활성화",
+    r"|resetuj|doğrula|giriş|onayla|sıfırla|激活|啟用|登录|登錄|重置|重設|ログイン|再設定|로그인|재설정|활성화"
+    r"|verifiera|bekräfta|logga|återställ|ověř|potvrd|přihlá|obnov|підтверд|увійти|вхід|віднов|скинути"
+    r"|xác|đăng nhập|đặt lại|bekræft|nulstil|vahvist|kirjaudu|palauta|megerősít|bejelentkez|visszaállít"
+    r"|confirmă|conectare|resetează|επιβεβαί|σύνδεση|επαναφορά|konfirmasi|masuk|atur ulang|verifikasi",
     re.IGNORECASE,
 )
 
@@ -6074,6 +6360,18 @@ def check(c: Case, data: bytes) -> tuple[Seen, list[str]]:
             if not re.fullmatch(r"[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)?", code) or not re.search(r"\d", code):
                 errors.append(f"code {code!r} is not a plausible code")
 
+    # further answers: a further code needs a primary code, a further link a primary link
+    if c.also_codes and not c.codes or c.also_links and not c.links:
+        errors.append("also_codes / also_links without a primary")
+    for code in c.also_codes:
+        if code in c.codes or _loose(code) not in _loose(visible):
+            errors.append(f"also_code {code!r} is a primary or not in the visible content")
+        if not re.fullmatch(r"[A-Za-z0-9]+(?:[ -][A-Za-z0-9]+)?", code) or not re.search(r"\d", code):
+            errors.append(f"also_code {code!r} is not a plausible code")
+    for link in c.also_links:
+        if link in c.links or (link not in hrefs and link not in text_urls):
+            errors.append(f"also_link is a primary or not found exactly: {link[:80]}")
+
     # links: exactly an href (entities decoded once) or a URL of the text part
     for link in c.links:
         if link not in hrefs and link not in text_urls:
@@ -6087,7 +6385,10 @@ def check(c: Case, data: bytes) -> tuple[Seen, list[str]]:
     for item in c.never_list:
         if item not in everything and _loose(item) not in loose_everything and _bare(item) not in bare_everything:
             errors.append(f"never-string {item!r} does not occur in the message")
-        if any(_loose(item) == _loose(code) for code in c.codes) or item in c.links:
+        if any(_loose(item) == _loose(code) for code in [*c.codes, *c.also_codes]) or item in [
+            *c.links,
+            *c.also_links,
+        ]:
             errors.append(f"never-string {item!r} is also expected")
 
     # a case that expects no link must hold no unlisted link that might read as an action link

@@ -6238,6 +6238,505 @@ def sv_b19_neg_nyhetsbrev(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Czech
+
+
+@case(
+    "cs",
+    "code",
+    "Seznam ověřovací kód; 'Zapomenuté heslo', security settings and support links beside it",
+    charset="windows-1250",
+    html_cte="quoted-printable",
+)
+def cs_b19_seznam_overovaci_kod(c: Case) -> None:
+    c.sender = "Seznam.cz <no-reply@seznam.example>"
+    c.subject = "Váš ověřovací kód je 590 318"
+    c.codes = ["590318", "590 318"]
+    forgot = c.never("https://login.seznam.example/zapomenute-heslo")
+    sec = c.never("https://ucet.seznam.example/nastaveni/zabezpeceni")
+    support = c.never("https://napoveda.seznam.example/cz/kontakt/")
+    c.never("26168685", "150 00", "15000")
+    body = (
+        h1("Ověření přihlášení")
+        + p("Dobrý den, pro dokončení přihlášení k účtu <b>jana.novakova@seznam.example</b> zadejte tento ověřovací kód:")
+        + big("590 318", size=32)
+        + p("Kód je platný 10 minut. Nikomu ho nesdělujte.")
+        + p(f"{a(forgot, 'Zapomenuté heslo')} | {a(sec, 'Nastavení zabezpečení')} | {a(support, 'Kontaktovat podporu')}")
+    )
+    c.html = std(c, body, brand="Seznam.cz", accent="#cc0000", lines=["Seznam.cz, a.s., IČO 26168685, Radlická 3294/10, 150 00 Praha 5"])
+    c.text = auto_text(c.html)
+
+
+@case("cs", "link", "Alza e-mail confirmation: Czech path /potvrdit-email, text copy adds utm_* (same target)")
+def cs_b19_alza_potvrdit_email(c: Case) -> None:
+    c.sender = "Alza.cz <info@alza.example>"
+    c.subject = "Potvrďte svou e-mailovou adresu"
+    t = c.t("t", 40, "b62")
+    url = f"https://www.alza.example/muj-ucet/potvrdit-email?t={t}"
+    url_utm = f"{url}&utm_source=email&utm_medium=transactional&utm_campaign=potvrzeni"
+    c.links = [url, url_utm]
+    c.never("27082440")
+    body = (
+        h1("Už jen jeden krok")
+        + p("Děkujeme za registraci. Potvrďte prosím, že tato e-mailová adresa patří vám.")
+        + button(url, "Potvrdit e-mail", bg="#009a3d")
+        + p("Pokud jste se neregistrovali, tento e-mail ignorujte.")
+    )
+    c.html = std(c, body, brand="Alza.cz", accent="#009a3d", lines=["Alza.cz a.s., IČO 27082440, Jankovcova 1522/53, Praha 7"])
+    c.text = dedent(f"""\
+        Už jen jeden krok
+
+        Děkujeme za registraci. Potvrďte prosím, že tato e-mailová adresa patří vám:
+        {url_utm}
+
+        Pokud jste se neregistrovali, tento e-mail ignorujte.
+
+        Alza.cz a.s., IČO 27082440, Jankovcova 1522/53, Praha 7
+        """)
+
+
+@case(
+    "cs",
+    "code",
+    "ČSOB autorizační kód for a payment: amount, account number, date and hotline are decoys",
+    charset="ISO-8859-2",
+    text_cte="base64",
+)
+def cs_b19_csob_autorizacni_kod(c: Case) -> None:
+    c.sender = "ČSOB <info@csob.example>"
+    c.subject = "Autorizační kód pro platbu"
+    c.codes = ["84917305"]
+    c.never("1 249,00", "124900", "1234567890/0300", "1234567890", "14.03.2025", "800 300 300", "800300300")
+    c.text = dedent("""\
+        Dobrý den,
+
+        pro potvrzení platby z účtu 1234567890/0300 ve výši 1 249,00 Kč zadejte autorizační kód:
+
+        84917305
+
+        Datum požadavku: 14.03.2025 09:12
+        Kód platí 5 minut. ČSOB vás nikdy nebude žádat o sdělení kódu telefonem.
+
+        Klientská linka: 800 300 300
+        Československá obchodní banka, a. s.
+        """)
+
+
+@case("cs", "link", "Rohlík magic sign-in via a Mailgun opaque redirect; only 'Přihlásit se' says what it is")
+def cs_b19_rohlik_prihlaseni_mailgun(c: Case) -> None:
+    c.sender = "Rohlik.cz <ahoj@rohlik.example>"
+    c.subject = "Váš odkaz pro přihlášení"
+    url = b19_trk(c, "mailgun", "rohlik.example", "login")
+    c.links = [url]
+    faq = c.never(b19_trk(c, "mailgun", "rohlik.example", "faq"))
+    c.never("800 730 740", "800730740")
+    body = (
+        p("Ahoj Jano,")
+        + p("klikněte na tlačítko níže a budete přihlášeni. Odkaz platí 20 minut.")
+        + button(url, "Přihlásit se", bg="#6da30c")
+        + p(f"Máte dotaz? {a(faq, 'Časté dotazy')} nebo volejte 800 730 740.")
+    )
+    c.html = std(c, body, brand="Rohlik.cz", accent="#6da30c", lines=["Velká pecka s.r.o., Praha"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "cs",
+    "code",
+    "mojeID: the user's own anti-phishing phrase is shown first, then the real kód",
+    charset="windows-1250",
+    text_cte="quoted-printable",
+)
+def cs_b19_mojeid_antiphishing(c: Case) -> None:
+    c.sender = "mojeID <podpora@mojeid.example>"
+    c.subject = "Bezpečnostní kód pro přihlášení"
+    c.codes = ["417092", "417 092"]
+    c.never("ORLIK58", "222 745 111", "222745111")
+    c.text = dedent("""\
+        Dobrý den,
+
+        Vaše bezpečnostní fráze: ORLIK58
+        (Tuto frázi jste si zvolili sami. Pokud ji v e-mailu nevidíte, nejde o zprávu od nás.)
+
+        Váš kód pro přihlášení: 417 092
+
+        Kód zadejte na stránce přihlášení do 10 minut.
+
+        Zákaznická podpora: 222 745 111
+        mojeID, CZ.NIC, z. s. p. o.
+        """)
+
+
+@case("cs", "negative", "faktura: variabilní symbol, amount, IBAN, 'Zaplatit' and PDF links", charset="ISO-8859-2", html_cte="base64")
+def cs_b19_neg_faktura(c: Case) -> None:
+    c.sender = "O2 Czech Republic <faktura@o2.example>"
+    c.subject = "Vyúčtování služeb za únor 2025"
+    pay = c.never(b19_trk(c, "salesforce", "o2.example", "pay"))
+    pdf_url = c.never("https://moje.o2.example/vyuctovani/2025-02/pdf?id=7710394821")
+    c.never("2025031401", "7710394821", "CZ65 0800 0000 1920 0014 5399", "CZ6508000000192000145399", "599,00", "59900", "28.03.2025")
+    body = (
+        h1("Vaše vyúčtování je připraveno")
+        + p("Číslo smlouvy: 7710394821<br>Variabilní symbol: 2025031401<br>Částka k úhradě: <b>599,00 Kč</b><br>Splatnost: 28.03.2025")
+        + p("Účet: CZ65 0800 0000 1920 0014 5399")
+        + button(pay, "Zaplatit online", bg="#0050ff")
+        + p(a(pdf_url, "Stáhnout vyúčtování (PDF)"))
+    )
+    c.html = std(c, body, brand="O2", accent="#0050ff", lines=["O2 Czech Republic a.s., Za Brumlovkou 266/2, Praha 4"])
+    c.text = auto_text(c.html)
+
+
+@case("cs", "negative", "Zásilkovna shipment: parcel number with letters and digits, 'Sledovat zásilku' tracking link")
+def cs_b19_neg_zasilka(c: Case) -> None:
+    c.sender = "Zásilkovna <info@zasilkovna.example>"
+    c.subject = "Zásilka Z 482 9137 520 je na cestě"
+    track = c.never("https://tracking.zasilkovna.example/Z4829137520")
+    c.never("Z 482 9137 520", "Z4829137520", "4829137520", "17.03.2025", "216 216 516", "216216516")
+    body = (
+        p("Dobrý den,")
+        + p("Vaše zásilka <b>Z 482 9137 520</b> od e-shopu Knihy Dobrovský je na cestě.")
+        + p("Předpokládané doručení na výdejní místo: 17.03.2025")
+        + button(track, "Sledovat zásilku", bg="#ba1b02")
+        + p("Zákaznická linka: 216 216 516")
+    )
+    c.html = std(c, body, brand="Zásilkovna", accent="#ba1b02", lines=["Zásilkovna s.r.o., Českomoravská 2408/1a, Praha 9"])
+    c.text = auto_text(c.html)
+
+
+@case("cs", "negative", "password-changed alert: 'Nebyli jste to vy?' leads to support and security overview, no action to use")
+def cs_b19_neg_zmena_hesla(c: Case) -> None:
+    c.sender = "Mall.cz <ucet@mall.example>"
+    c.subject = "Vaše heslo bylo změněno"
+    help_url = c.never(b19_trk(c, "sendgrid", "mall.example", "help"))
+    sec = c.never("https://www.mall.example/muj-ucet/zabezpeceni?utm_source=email")
+    c.never("14.03.2025", "203.0.113.88")
+    body = (
+        p("Dobrý den,")
+        + p("heslo k vašemu účtu bylo 14.03.2025 v 10:22 změněno (IP adresa 203.0.113.88).")
+        + p(f"Nebyli jste to vy? {a(help_url, 'Kontaktujte zákaznickou podporu')}. Přehled přihlášení najdete v {a(sec, 'nastavení zabezpečení')}.")
+    )
+    c.html = std(c, body, brand="Mall.cz", accent="#e50000", lines=["Internet Mall, a.s."])
+    c.text = auto_text(c.html)
+
+
+# Ukrainian
+
+
+@case("uk", "code", "Приватбанк код підтвердження, KOI8-U 8bit text; card ending, amount and hotline decoys", charset="KOI8-U", text_cte="8bit")
+def uk_b19_privat_kod_pidtverdzhennia(c: Case) -> None:
+    c.sender = "Приват24 <noreply@privatbank.example>"
+    c.subject = "Код підтвердження Приват24"
+    c.codes = ["6271"]
+    c.never("4021", "1 250,00", "125000", "3700")
+    c.text = dedent("""\
+        Шановний клієнте!
+
+        Для підтвердження платежу з картки *4021 на суму 1 250,00 грн
+        введіть код підтвердження: 6271
+
+        Нікому не повідомляйте цей код, навіть співробітникам банку.
+
+        Контакт-центр: 3700
+        АТ КБ "ПриватБанк"
+        """)
+
+
+@case("uk", "code", "Rozetka код для входу; 'Забули пароль?', security settings and support links are not the action")
+def uk_b19_rozetka_kod_vkhodu(c: Case) -> None:
+    c.sender = "ROZETKA <noreply@rozetka.example>"
+    c.subject = "Ваш код для входу: 305 817"
+    c.codes = ["305817", "305 817"]
+    forgot = c.never("https://rozetka.example/ua/forgot-password/")
+    sec = c.never("https://rozetka.example/ua/cabinet/security/")
+    support = c.never("https://help.rozetka.example/ua/contact")
+    c.never("0 800 303 344", "0800303344")
+    body = (
+        h1("Код для входу")
+        + p("Вітаємо! Щоб увійти до кабінету, введіть цей код:")
+        + big("305 817")
+        + p("Код дійсний 5 хвилин.")
+        + p(f"{a(forgot, 'Забули пароль?')}<br>{a(sec, 'Налаштування безпеки')}<br>{a(support, 'Служба підтримки')}: 0 800 303 344")
+    )
+    c.html = std(c, body, brand="ROZETKA", accent="#00a046", lines=["ТОВ «Розетка.УА», Київ"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "uk",
+    "code",
+    "Нова пошта code beside a 14-digit ТТН waybill number, ISO-8859-5 base64 text",
+    charset="ISO-8859-5",
+    text_cte="base64",
+)
+def uk_b19_novaposhta_kod_ttn(c: Case) -> None:
+    c.sender = "Нова пошта <info@novaposhta.example>"
+    c.subject = "Код для отримання посилки"
+    c.codes = ["8406"]
+    c.never("20451234567890", "2045 1234 5678 90", "15.03.2025", "0 800 500 609", "0800500609")
+    c.text = dedent("""\
+        Доброго дня!
+
+        Посилка ТТН 2045 1234 5678 90 прибула до відділення № 12.
+        Для отримання в поштоматі введіть код: 8406
+
+        Термін безкоштовного зберігання: до 15.03.2025.
+
+        Гаряча лінія: 0 800 500 609
+        """)
+
+
+@case("uk", "link", "OLX e-mail confirmation with a percent-encoded Cyrillic path (/підтвердити/)", html_cte="base64")
+def uk_b19_olx_pidtverdyty_cyrillic_path(c: Case) -> None:
+    c.sender = "OLX <no-reply@olx.example>"
+    c.subject = "Підтвердіть свою електронну пошту"
+    url = f"https://www.olx.example/uk/%D0%BF%D1%96%D0%B4%D1%82%D0%B2%D0%B5%D1%80%D0%B4%D0%B8%D1%82%D0%B8/?t={c.t('t', 44)}"
+    c.links = [url]
+    help_url = c.never("https://help.olx.example/hc/uk")
+    body = (
+        h1("Майже готово!")
+        + p("Натисніть кнопку, щоб підтвердити адресу електронної пошти для вашого облікового запису OLX.")
+        + button(url, "Підтвердити пошту", bg="#002f34")
+        + p(f"Потрібна допомога? {a(help_url, 'Центр допомоги')}")
+    )
+    c.html = std(c, body, brand="OLX", accent="#23e5db", lines=["OLX Ukraine"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "uk",
+    "link",
+    "Prom.ua password reset through a Mandrill click-tracking URL; anchor 'Відновити пароль'",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
+def uk_b19_prom_vidnovyty_parol_mandrill(c: Case) -> None:
+    c.sender = "Prom.ua <noreply@prom.example>"
+    c.subject = "Відновлення пароля"
+    url = b19_trk(c, "mandrill", "prom.example", "reset")
+    c.links = [url]
+    unsub = c.never(b19_trk(c, "mandrill", "prom.example", "unsub"))
+    body = (
+        p("Добрий день, Олено!")
+        + p("Ми отримали запит на відновлення пароля до вашого облікового запису. Посилання дійсне 1 годину.")
+        + button(url, "Відновити пароль", bg="#7b2cbf")
+        + p("Якщо ви не надсилали запит, просто проігноруйте цей лист — пароль не зміниться.")
+        + b19_small(a(unsub, "Відписатися від розсилки"))
+    )
+    c.html = std(c, body, brand="Prom.ua", accent="#7b2cbf", lines=["© 2008–2025 Prom.ua"], decoys=["2008", "2025"])
+    c.text = auto_text(c.html)
+
+
+@case("uk", "code", "Kyivstar: the previous code is said to be no longer valid; the new one is the answer", subject_mode="Q")
+def uk_b19_kyivstar_novyi_kod(c: Case) -> None:
+    c.sender = "Київстар <noreply@kyivstar.example>"
+    c.subject = "Новий код підтвердження"
+    c.codes = ["552190"]
+    c.never("771203", "+380 67 123 45 67", "380671234567", "466")
+    c.text = dedent("""\
+        Вітаємо!
+
+        Ви запросили новий код. Попередній код 771203 більше не дійсний.
+
+        Ваш код підтвердження: 552190
+
+        Номер: +380 67 123 45 67
+        Якщо це були не ви, зателефонуйте на 466.
+
+        Київстар
+        """)
+
+
+@case("uk", "negative", "bank statement, windows-1251: IBAN, amounts, period, 'Переглянути' link", charset="windows-1251", text_cte="quoted-printable")
+def uk_b19_neg_vypyska(c: Case) -> None:
+    c.sender = "monobank <statement@monobank.example>"
+    c.subject = "Виписка за лютий 2025"
+    c.never("UA21 3220 0100 0002 6201 2345 6789 1", "UA213220010000026201234567891", "12 480,55", "1248055", "01.02.2025", "28.02.2025", "0 800 205 205")
+    c.text = dedent("""\
+        Вітаємо, Олено!
+
+        Виписка по рахунку UA21 3220 0100 0002 6201 2345 6789 1
+        Період: 01.02.2025 – 28.02.2025
+        Залишок на кінець періоду: 12 480,55 грн
+
+        Підтримка: 0 800 205 205
+        АТ «Universal Bank»
+        """)
+
+
+@case("uk", "negative", "new sign-in alert: 'Це були не ви? Захистіть обліковий запис' and activity links, device id")
+def uk_b19_neg_novyi_vkhid(c: Case) -> None:
+    c.sender = "Укрпошта <security@ukrposhta.example>"
+    c.subject = "Новий вхід до облікового запису"
+    secure = c.never("https://ukrposhta.example/kabinet/bezpeka/zakhystyty?src=email")
+    activity = c.never("https://ukrposhta.example/kabinet/aktyvnist")
+    c.never("198.51.100.77", "A7F3-9921", "A7F39921")
+    body = (
+        h1("Новий вхід")
+        + p("Виконано вхід з нового пристрою.<br>Пристрій: Android (ID A7F3-9921)<br>IP: 198.51.100.77<br>Місто: Львів")
+        + p(f"Це були не ви? {a(secure, 'Захистіть обліковий запис')}.")
+        + p(a(activity, "Переглянути останні дії"))
+    )
+    c.html = std(c, body, brand="Укрпошта", accent="#ffcc00", lines=["АТ «Укрпошта», Київ"])
+    c.text = auto_text(c.html)
+
+
+# Vietnamese
+
+
+@case("vi", "code", "Zalo mã xác minh; 'Quên mật khẩu?' and support links beside it, hotline decoy")
+def vi_b19_zalo_ma_xac_minh(c: Case) -> None:
+    c.sender = "Zalo <no-reply@zalo.example>"
+    c.subject = "Mã xác minh của bạn là 482 916"
+    c.codes = ["482916", "482 916"]
+    forgot = c.never("https://id.zalo.example/account/quen-mat-khau")
+    support = c.never("https://help.zalo.example/lien-he")
+    c.never("1900 561 558", "1900561558")
+    body = (
+        h1("Mã xác minh của bạn")
+        + p("Xin chào Nguyễn Văn An, vui lòng nhập mã dưới đây để hoàn tất đăng nhập:")
+        + big("482 916")
+        + p("Mã có hiệu lực trong 5 phút. Tuyệt đối không chia sẻ mã này cho bất kỳ ai.")
+        + p(f"{a(forgot, 'Quên mật khẩu?')} &middot; {a(support, 'Liên hệ hỗ trợ')} (1900 561 558)")
+    )
+    c.html = std(c, body, brand="Zalo", accent="#0068ff", lines=["Công ty Cổ phần VNG, TP. Hồ Chí Minh"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "vi",
+    "code",
+    "Vietcombank mã OTP in windows-1258 (combining tone marks); amount, account and transaction numbers",
+    charset="windows-1258",
+    text_cte="quoted-printable",
+)
+def vi_b19_vietcombank_otp_cp1258(c: Case) -> None:
+    c.sender = "Vietcombank <vcbdigibank@vietcombank.example>"
+    c.subject = b19_vi1258("Mã OTP xác thực giao dịch")
+    c.codes = ["93815207"]
+    c.never("2.500.000", "2500000", "0071000123456", "FT25073912845", "1900 545 413", "1900545413", "14/03/2025")
+    c.text = b19_vi1258(
+        dedent("""\
+        Kính gửi Quý khách,
+
+        Quý khách đang thực hiện giao dịch chuyển tiền 2.500.000 VND từ tài khoản 0071000123456.
+        Mã giao dịch: FT25073912845
+        Thời gian: 14/03/2025 15:02
+
+        Mã OTP của Quý khách là: 93815207
+
+        Mã có hiệu lực trong 2 phút. Không cung cấp mã OTP cho bất kỳ ai.
+        Tổng đài: 1900 545 413
+        """)
+    )
+
+
+@case("vi", "link", "Shopee e-mail confirmation via a SendGrid opaque URL; anchor 'Xác nhận email'", html_cte="base64")
+def vi_b19_shopee_xac_nhan_sendgrid(c: Case) -> None:
+    c.sender = "Shopee <info@mail.shopee.example>"
+    c.subject = "Xác nhận địa chỉ email của bạn"
+    url = b19_trk(c, "sendgrid", "shopee.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "shopee.example", "help"))
+    unsub = c.never(b19_trk(c, "sendgrid", "shopee.example", "unsub"))
+    body = (
+        p("Xin chào an_nguyen92,")
+        + p("Vui lòng xác nhận địa chỉ email để nhận thông báo về đơn hàng và khuyến mãi.")
+        + button(url, "Xác nhận email", bg="#ee4d2d")
+        + p(f"Cần hỗ trợ? Truy cập {a(help_url, 'Trung tâm trợ giúp')}.")
+        + b19_small(a(unsub, "Hủy đăng ký nhận email"))
+    )
+    c.html = std(c, body, brand="Shopee", accent="#ee4d2d", lines=["Công ty TNHH Shopee, Hà Nội"])
+    c.text = auto_text(c.html)
+
+
+@case("vi", "link", "Tiki password reset: Vietnamese path /dat-lai-mat-khau, HTML &amp; and text & forms of one URL")
+def vi_b19_tiki_dat_lai_mat_khau(c: Case) -> None:
+    c.sender = "Tiki <hotro@tiki.example>"
+    c.subject = "Yêu cầu đặt lại mật khẩu"
+    url = f"https://tiki.example/tai-khoan/dat-lai-mat-khau?token={c.t('t', 40, 'hex')}&email=an.nguyen%40example.vn"
+    c.links = [url]
+    c.never("1900 6035", "19006035")
+    c.html = plain_html(
+        p("Chào Nguyễn Văn An,")
+        + p("Chúng tôi nhận được yêu cầu đặt lại mật khẩu cho tài khoản Tiki của bạn.")
+        + p(a(url, "Đặt lại mật khẩu"))
+        + p("Liên kết sẽ hết hạn sau 30 phút. Nếu bạn không yêu cầu, hãy bỏ qua email này.")
+        + p("Hotline: 1900 6035")
+    )
+    c.text = f"Chào Nguyễn Văn An,\n\nĐặt lại mật khẩu: {url}\n\nLiên kết sẽ hết hạn sau 30 phút.\nHotline: 1900 6035\n"
+
+
+@case("vi", "link", "MoMo magic sign-in link with a Vietnamese path /dang-nhap/email; privacy and FAQ links")
+def vi_b19_momo_dang_nhap(c: Case) -> None:
+    c.sender = "Ví MoMo <no-reply@momo.example>"
+    c.subject = "Liên kết đăng nhập MoMo Business"
+    url = f"https://business.momo.example/dang-nhap/email?t={c.t('t', 48)}"
+    c.links = [url]
+    faq = c.never("https://business.momo.example/cau-hoi-thuong-gap")
+    body = (
+        h1("Đăng nhập MoMo Business")
+        + p("Nhấn vào nút bên dưới để đăng nhập. Liên kết chỉ dùng được một lần trong 15 phút.")
+        + button(url, "Đăng nhập", bg="#a50064")
+        + p(f"Bạn có câu hỏi? Xem {a(faq, 'câu hỏi thường gặp')}.")
+    )
+    c.html = std(
+        c, body, brand="MoMo", accent="#a50064", lines=["Công ty CP Dịch vụ Di Động Trực Tuyến"], links=[("Chính sách bảo mật", "https://momo.example/chinh-sach-bao-mat")]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("vi", "code", "FPT Telecom mã xác thực beside 'Mã hợp đồng' and 'Mã khách hàng' (both 'mã' = code)", html_cte="quoted-printable")
+def vi_b19_fpt_ma_xac_thuc_ma_hop_dong(c: Case) -> None:
+    c.sender = "FPT Telecom <cskh@fpt.example>"
+    c.subject = "Mã xác thực đăng nhập Hi FPT"
+    c.codes = ["730582"]
+    c.never("SGH123456", "KH0048213", "0048213", "1900 6600", "19006600")
+    body = (
+        p("Kính chào Quý khách,")
+        + p("Mã hợp đồng: <b>SGH123456</b><br>Mã khách hàng: <b>KH0048213</b>")
+        + p("Mã xác thực đăng nhập ứng dụng Hi FPT của Quý khách là:")
+        + big("730582")
+        + p("Mã có hiệu lực trong 3 phút. Tổng đài hỗ trợ: 1900 6600")
+    )
+    c.html = std(c, body, brand="FPT Telecom", accent="#f37021", lines=["Công ty Cổ phần Viễn thông FPT"])
+    c.text = auto_text(c.html)
+
+
+@case("vi", "negative", "order mail: 'Mã đơn hàng' (order code) and tracking code, windows-1258 text", charset="windows-1258", text_cte="8bit")
+def vi_b19_neg_ma_don_hang(c: Case) -> None:
+    c.sender = "Lazada <order@lazada.example>"
+    c.subject = b19_vi1258("Đơn hàng của bạn đã được giao cho đơn vị vận chuyển")
+    c.never("250314ABC7K9", "GHN7K2M9Q4", "349.000", "349000", "18/03/2025")
+    c.text = b19_vi1258(
+        dedent("""\
+        Xin chào An,
+
+        Mã đơn hàng: 250314ABC7K9
+        Mã vận đơn: GHN7K2M9Q4
+        Tổng tiền: 349.000 ₫
+        Dự kiến giao: 18/03/2025
+
+        Cảm ơn bạn đã mua sắm tại Lazada!
+        """)
+    )
+
+
+@case("vi", "negative", "promo: 'Mã giảm giá GIAM50K' is a discount code, tracked shop and unsubscribe links")
+def vi_b19_neg_ma_giam_gia(c: Case) -> None:
+    c.sender = "Grab <no-reply@grab.example>"
+    c.subject = "Tặng bạn mã giảm giá 50K"
+    shop = c.never(b19_trk(c, "braze", "grab.example", "shop"))
+    unsub = c.never(b19_trk(c, "braze", "grab.example", "unsub"))
+    c.never("GIAM50K", "50.000", "50000", "31/03/2025")
+    body = (
+        h1("Ưu đãi tháng 3")
+        + p("Nhập mã giảm giá <b>GIAM50K</b> để được giảm 50.000 ₫ cho đơn GrabFood. Hạn dùng: 31/03/2025.")
+        + button(shop, "Đặt món ngay", bg="#00b14f")
+        + b19_small(a(unsub, "Hủy đăng ký"))
+    )
+    c.html = std(c, body, brand="Grab", accent="#00b14f", lines=["Grab Vietnam"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

@@ -6737,6 +6737,412 @@ def vi_b19_neg_ma_giam_gia(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# German
+
+
+@case(
+    "de",
+    "code",
+    "Sparkasse Sicherheitscode after the customer's own Sicherheitsmerkmal; BLZ, IBAN, Kundennummer, hotline",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def de_b19_sparkasse_sicherheitsmerkmal(c: Case) -> None:
+    c.sender = "Sparkasse KölnBonn <noreply@sparkasse-koelnbonn.example>"
+    c.subject = "Ihr Sicherheitscode für das Online-Banking"
+    c.codes = ["846201", "846 201"]
+    forgot = c.never("https://www.sparkasse-koelnbonn.example/de/home/service/pin-vergessen.html")
+    c.never("Blaue Tasse 47", "37050198", "DE12 3705 0198 0012 3456 78", "DE12370501980012345678", "4401827", "0221 22 60", "0221226")
+    body = (
+        p("Guten Tag Herr Mustermann,")
+        + p("Ihr persönliches Sicherheitsmerkmal: <b>Blaue Tasse 47</b><br><span style='font-size:12px'>(Nur wenn Sie diesen Satz sehen, stammt die E-Mail von uns.)</span>")
+        + p("Ihr Sicherheitscode für die Anmeldung lautet:")
+        + big("846 201")
+        + p("Der Code ist 5 Minuten gültig.")
+        + p("Konto: DE12 3705 0198 0012 3456 78 (BLZ 37050198)<br>Kundennummer: 4401827")
+        + p(f"{a(forgot, 'PIN vergessen?')} Rufen Sie uns an: 0221 22 60")
+    )
+    c.html = std(c, body, brand="Sparkasse", accent="#ff0000", lines=["Sparkasse KölnBonn, Hahnenstraße 57, 50667 Köln"], decoys=["50667"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "link", "Zalando: Salesforce click.<domain>/?qs= URL; only 'E-Mail-Adresse bestätigen' says what it is")
+def de_b19_zalando_bestaetigen_salesforce(c: Case) -> None:
+    c.sender = "Zalando <info@service-mail.zalando.example>"
+    c.subject = "Bitte bestätige deine E-Mail-Adresse"
+    url = b19_trk(c, "salesforce", "service-mail.zalando.example", "confirm")
+    c.links = [url]
+    faq = c.never(b19_trk(c, "salesforce", "service-mail.zalando.example", "faq"))
+    imprint = c.never(b19_trk(c, "salesforce", "service-mail.zalando.example", "imprint"))
+    body = (
+        h1("Fast geschafft!")
+        + p("Hallo Max, bitte bestätige noch deine E-Mail-Adresse, damit wir dich über deine Bestellungen informieren können.")
+        + button(url, "E-Mail-Adresse bestätigen", bg="#ff6900")
+        + p(f"{a(faq, 'Hilfe &amp; FAQ')} &middot; {a(imprint, 'Impressum')}")
+    )
+    c.html = std(c, body, brand="Zalando", accent="#ff6900", lines=["Zalando SE, Valeska-Gert-Straße 5, 10243 Berlin"], decoys=["10243"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "link", "idealo magic sign-in: German path /anmelden/link, text copy carries utm_* (same target)")
+def de_b19_idealo_anmelden_link(c: Case) -> None:
+    c.sender = "idealo <noreply@idealo.example>"
+    c.subject = "Dein Anmelde-Link für idealo"
+    base = f"https://account.idealo.example/anmelden/link?t={c.t('t', 44)}"
+    utm = f"{base}&utm_source=transactional&utm_medium=email&utm_campaign=magic_login"
+    c.links = [base, utm]
+    body = (
+        h1("Jetzt anmelden")
+        + p("Klicke auf den Button, um dich ohne Passwort bei idealo anzumelden. Der Link ist 15 Minuten gültig.")
+        + button(base, "Anmelden", bg="#0a3761")
+        + p("Du hast keinen Link angefordert? Dann kannst du diese E-Mail ignorieren.")
+    )
+    c.html = std(c, body, brand="idealo", accent="#0a3761", lines=["idealo internet GmbH, Zionskirchstraße 73, 10119 Berlin"], decoys=["10119"])
+    c.text = f"Jetzt anmelden\n\nKlicke auf den Link, um dich ohne Passwort anzumelden:\n{utm}\n\nDer Link ist 15 Minuten gültig.\n"
+
+
+@case("de", "link", "DKB e-mail change: path /bestaetigen?t=, plus 'Passwort vergessen?' and security-settings links", subject_mode="Q")
+def de_b19_dkb_email_bestaetigen(c: Case) -> None:
+    c.sender = "DKB <info@dkb.example>"
+    c.subject = "Neue E-Mail-Adresse bestätigen"
+    url = f"https://banking.dkb.example/kontakt/email/bestaetigen?t={c.t('t', 36, 'hex')}&lang=de"
+    c.links = [url]
+    forgot = c.never("https://banking.dkb.example/login/passwort-vergessen")
+    sec = c.never("https://banking.dkb.example/einstellungen/sicherheit")
+    c.never("030 120 300 00", "03012030000")
+    body = (
+        p("Hallo Max Mustermann,")
+        + p("Sie haben eine neue E-Mail-Adresse für Ihr DKB-Konto hinterlegt. Bitte bestätigen Sie die Änderung:")
+        + button(url, "Jetzt bestätigen", bg="#148dea")
+        + p(f"{a(forgot, 'Passwort vergessen?')} &middot; {a(sec, 'Sicherheitseinstellungen')}")
+        + p("Fragen? 030 120 300 00")
+    )
+    c.html = std(c, body, brand="DKB", accent="#148dea", lines=["Deutsche Kreditbank AG, Taubenstraße 7-9, 10117 Berlin"], decoys=["10117"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "Deutsche Bahn Bestätigungscode beside Auftragsnummer, price and train number", charset="ISO-8859-1", text_cte="quoted-printable")
+def de_b19_bahn_code_auftrag(c: Case) -> None:
+    c.sender = "DB Navigator <noreply@bahn.example>"
+    c.subject = "Ihr Bestätigungscode für bahn.de"
+    c.codes = ["319574", "319 574"]
+    c.never("482913771204", "ICE 578", "578", "89,90", "8990", "030 2970", "0302970")
+    c.text = dedent("""\
+        Guten Tag Frau Musterfrau,
+
+        Sie möchten Ihr Kundenkonto mit der Buchung Auftragsnummer 482913771204
+        (ICE 578, Köln Hbf -> Berlin Hbf, 89,90 EUR) verknüpfen.
+
+        Ihr Bestätigungscode: 319 574
+
+        Der Code ist 30 Minuten gültig.
+
+        Service-Nummer: 030 2970
+        DB Fernverkehr AG
+        """)
+
+
+@case("de", "code", "Backup-Codes mail: the first code is primary, the other listed codes are also acceptable")
+def de_b19_ionos_backup_codes(c: Case) -> None:
+    c.sender = "IONOS <noreply@ionos.example>"
+    c.subject = "Ihre neuen Backup-Codes"
+    codes = ["4821-7730", "9163-2058", "5507-1846", "2294-6613", "7038-5921"]
+    c.codes = ["48217730", "4821-7730"]
+    c.also_codes = [form for x in codes[1:] for form in (x.replace("-", ""), x)]
+    sec = c.never("https://mein.ionos.example/sicherheit")
+    c.never("4402893", "56410")
+    rows = "".join(f"<li style='font-family:monospace;font-size:18px'>{x}</li>" for x in codes)
+    body = (
+        p("Guten Tag,")
+        + p("Sie haben die Zwei-Faktor-Authentifizierung zurückgesetzt. Verwenden Sie einen dieser Backup-Codes, falls Sie keinen Zugriff auf Ihre Authenticator-App haben. Jeder Code funktioniert nur einmal:")
+        + f"<ul>{rows}</ul>"
+        + p("Kundennummer: 4402893")
+        + p(f"Verwalten Sie Ihre Codes in den {a(sec, 'Sicherheitseinstellungen')}.")
+    )
+    c.html = std(c, body, brand="IONOS", accent="#003d8f", lines=["IONOS SE, Elgendorfer Str. 57, 56410 Montabaur"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "negative", "Buchungsbestätigung: Auftragsnummer, Reservierung, price, 'Ticket herunterladen' and check-in links", html_cte="base64")
+def de_b19_neg_bahn_buchung(c: Case) -> None:
+    c.sender = "Deutsche Bahn <buchungsbestaetigung@bahn.example>"
+    c.subject = "Buchungsbestätigung (Auftrag 731904482211)"
+    ticket = c.never(f"https://www.bahn.example/buchung/ticket/pdf?auftrag=731904482211&k={c.t('k', 24, 'hex')}")
+    comfort = c.never("https://www.bahn.example/service/komfort-checkin")
+    c.never("731904482211", "ICE 1009", "1009", "129,80", "12980", "14.03.2025", "Wagen 7", "Platz 45")
+    body = (
+        h1("Vielen Dank für Ihre Buchung")
+        + p("Auftragsnummer: <b>731904482211</b><br>Hinfahrt: 14.03.2025, München Hbf 09:28 → Hamburg Hbf 15:31, ICE 1009<br>Reservierung: Wagen 7, Platz 45<br>Gesamtpreis: 129,80 €")
+        + button(ticket, "Ticket herunterladen (PDF)", bg="#ec0016")
+        + p(f"Sparen Sie sich die Kontrolle: {a(comfort, 'Komfort-Check-in')}")
+    )
+    c.html = std(c, body, brand="DB", accent="#ec0016", lines=["DB Fernverkehr AG, Stephensonstraße 1, 60326 Frankfurt am Main"], decoys=["60326"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "negative", "newsletter: 'Einstellungen bestätigen' footer, Gutscheincode and many tracked links")
+def de_b19_neg_newsletter_einstellungen(c: Case) -> None:
+    c.sender = "MediaMarkt <newsletter@mediamarkt.example>"
+    c.subject = "Nur bis Sonntag: 20 % auf Kopfhörer"
+    c.never("KOPF20", "2025", "199,99", "19999", "0800 123 48 00", "08001234800")
+    links = [c.never(b19_trk(c, "salesforce", "mediamarkt.example", f"l{i}")) for i in range(4)]
+    prefs = c.never(b19_trk(c, "salesforce", "mediamarkt.example", "prefs"))
+    unsub = c.never(b19_trk(c, "salesforce", "mediamarkt.example", "unsub"))
+    body = (
+        h1("Sound-Wochen")
+        + p(f"{a(links[0], 'Over-Ear-Kopfhörer ab 199,99 €')}<br>{a(links[1], 'In-Ear-Kopfhörer')}<br>{a(links[2], 'Alle Angebote')}")
+        + p("Gutscheincode <b>KOPF20</b> im Warenkorb eingeben, gültig bis 16.03.2025.")
+        + button(links[3], "Jetzt shoppen", bg="#df0000")
+        + b19_small(
+            f"Sie erhalten diesen Newsletter, weil Sie ihn abonniert haben. {a(prefs, 'Einstellungen bestätigen oder ändern')} | "
+            f"{a(unsub, 'Abmelden')} | Hotline 0800 123 48 00"
+        )
+    )
+    c.html = std(c, body, brand="MediaMarkt", accent="#df0000", lines=["Media-Saturn Deutschland GmbH, Ingolstadt"])
+    c.text = auto_text(c.html)
+
+
+# French
+
+
+@case(
+    "fr",
+    "code",
+    "ameli code de sécurité; social-security number, 'Mot de passe oublié ?' and help links",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def fr_b19_ameli_code_securite(c: Case) -> None:
+    c.sender = "l'Assurance Maladie <ne-pas-repondre@assurance-maladie.example>"
+    c.subject = "Votre code de sécurité ameli"
+    c.codes = ["YH7K2Q"]
+    forgot = c.never("https://assure.ameli.example/PortailAS/appmanager/PortailAS/assure?_pageLabel=as_mdp_oublie")
+    help_url = c.never("https://www.ameli.example/assure/adresses-et-contacts")
+    c.never("1 85 03 75 112 048 27", "185037511204827", "3646")
+    body = (
+        p("Bonjour Jean Dupont,")
+        + p("Numéro de sécurité sociale : 1 85 03 75 112 048 27")
+        + p("Pour finaliser votre connexion à votre compte ameli, saisissez le code de sécurité suivant :")
+        + big("YH7K2Q", spacing=8)
+        + p("Ce code est valable 15 minutes.")
+        + p(f"{a(forgot, 'Mot de passe oublié ?')} &middot; {a(help_url, 'Nous contacter')} (3646, service gratuit + prix d'un appel)")
+    )
+    c.html = std(c, body, brand="ameli", accent="#0c419a", lines=["Caisse nationale de l'Assurance Maladie"])
+    c.text = auto_text(c.html)
+
+
+@case("fr", "link", "leboncoin: Mailgun opaque redirect, intent only in 'Valider mon adresse e-mail'", charset="windows-1252", html_cte="quoted-printable")
+def fr_b19_leboncoin_valider_mailgun(c: Case) -> None:
+    c.sender = "leboncoin <noreply@leboncoin.example>"
+    c.subject = "Validez votre adresse e-mail"
+    url = b19_trk(c, "mailgun", "leboncoin.example", "validate")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "mailgun", "leboncoin.example", "help"))
+    cgu = c.never(b19_trk(c, "mailgun", "leboncoin.example", "cgu"))
+    body = (
+        p("Bonjour Marie,")
+        + p("Merci de vous être inscrite sur leboncoin ! Il ne vous reste plus qu’à valider votre adresse e-mail.")
+        + button(url, "Valider mon adresse e-mail", bg="#ec5a13")
+        + p("Ce lien expire dans 72 heures.")
+        + b19_small(f"{a(help_url, 'Centre d’aide')} &middot; {a(cgu, 'Conditions générales')}")
+    )
+    c.html = std(c, body, brand="leboncoin", accent="#ec5a13", lines=["LBC France, 24 rue des Jeûneurs, 75002 Paris"], decoys=["75002"])
+    c.text = auto_text(c.html)
+
+
+@case("fr", "link", "Doctolib magic sign-in with a French path /se-connecter/lien; 'Sécurité du compte' link is not it")
+def fr_b19_doctolib_se_connecter(c: Case) -> None:
+    c.sender = "Doctolib <no-reply@doctolib.example>"
+    c.subject = "Votre lien de connexion Doctolib"
+    url = f"https://www.doctolib.example/se-connecter/lien?jeton={c.t('j', 48)}"
+    c.links = [url]
+    sec = c.never("https://www.doctolib.example/compte/securite")
+    body = (
+        h1("Connectez-vous en un clic")
+        + p("Cliquez sur le bouton ci-dessous pour vous connecter. Ce lien est valable 10 minutes et ne peut être utilisé qu’une seule fois.")
+        + button(url, "Se connecter", bg="#107aca")
+        + p(f"Vous n’êtes pas à l’origine de cette demande ? Consultez la page {a(sec, 'Sécurité du compte')}.")
+    )
+    c.html = std(c, body, brand="Doctolib", accent="#107aca", lines=["Doctolib SAS, 54 quai Charles Pasqua, 92300 Levallois-Perret"], decoys=["92300"])
+    c.text = auto_text(c.html, "angle")
+
+
+@case("fr", "code", "SNCF Connect code beside a 6-letter booking reference (Référence de dossier) and a ticket number")
+def fr_b19_sncf_code_reference_dossier(c: Case) -> None:
+    c.sender = "SNCF Connect <noreply@sncf-connect.example>"
+    c.subject = "Votre code de vérification"
+    c.codes = ["592048"]
+    c.never("QXKZ7B", "3187 2093 4410", "318720934410", "49,00", "4900", "6217")
+    c.text = dedent("""\
+        Bonjour Jean,
+
+        Vous souhaitez ajouter le voyage Paris -> Lyon (TGV INOUI 6217, 49,00 EUR) à votre compte.
+        Référence de dossier : QXKZ7B
+        Numéro de billet : 3187 2093 4410
+
+        Votre code de vérification : 592048
+
+        Ce code expire dans 10 minutes.
+
+        SNCF Connect
+        """)
+
+
+@case("fr", "negative", "facture Free: numéro client, référence de paiement, montant, 'Payer' and 'Espace abonné' links")
+def fr_b19_neg_facture(c: Case) -> None:
+    c.sender = "Free <factures@free.example>"
+    c.subject = "Votre facture Freebox de mars 2025"
+    pay = c.never(b19_trk(c, "salesforce", "free.example", "pay"))
+    space = c.never("https://subscribe.free.example/login/?link=facture")
+    c.never("7720481935", "FA-2025-03-4829137", "20250348291", "39,99", "3999", "3244")
+    body = (
+        p("Bonjour,")
+        + p("Votre facture du mois de mars 2025 est disponible.<br>Numéro client : 7720481935<br>Référence de paiement : FA-2025-03-4829137<br>Montant : 39,99 €")
+        + button(pay, "Payer ma facture", bg="#cd1e25")
+        + p(f"Retrouvez toutes vos factures dans votre {a(space, 'Espace abonné')}. Assistance : 3244")
+    )
+    c.html = std(c, body, brand="Free", accent="#cd1e25", lines=["Free SAS, 8 rue de la Ville l’Évêque, 75008 Paris"], decoys=["75008"])
+    c.text = auto_text(c.html)
+
+
+@case("fr", "negative", "new sign-in alert: 'Ce n’était pas vous ? Sécurisez votre compte' and activity link", charset="windows-1252")
+def fr_b19_neg_nouvelle_connexion(c: Case) -> None:
+    c.sender = "Vinted <no-reply@vinted.example>"
+    c.subject = "Nouvelle connexion à votre compte"
+    secure = c.never(b19_trk(c, "sendgrid", "vinted.example", "secure"))
+    activity = c.never("https://www.vinted.example/settings/security/sessions")
+    c.never("192.0.2.145", "14/03/2025", "10:52")
+    body = (
+        p("Bonjour marie_d,")
+        + p("Une nouvelle connexion à votre compte a eu lieu le 14/03/2025 à 10:52 depuis un iPhone (Lyon, France, IP 192.0.2.145).")
+        + p("Si c’était bien vous, vous n’avez rien à faire.")
+        + p(f"Ce n’était pas vous ? {a(secure, 'Sécurisez votre compte')}")
+        + p(a(activity, "Voir les appareils connectés"))
+    )
+    c.html = std(c, body, brand="Vinted", accent="#007782", lines=["Vinted UAB, Vilnius"])
+    c.text = auto_text(c.html)
+
+
+# Spanish
+
+
+@case(
+    "es",
+    "code",
+    "BBVA código de firma: the earlier code is invalid; amount, masked IBAN and date decoys",
+    charset="ISO-8859-1",
+    text_cte="base64",
+)
+def es_b19_bbva_codigo_firma(c: Case) -> None:
+    c.sender = "BBVA <bbva@comunicaciones.bbva.example>"
+    c.subject = "Código de firma de operación"
+    c.codes = ["71928453"]
+    c.never("40183921", "1.500,00", "150000", "ES76 **** **** **** **** 4021", "4021", "14/03/2025", "91 224 94 26", "912249426")
+    c.text = dedent("""\
+        Hola, Juan:
+
+        El código que solicitaste antes (40183921) ya no es válido.
+
+        Para firmar la transferencia de 1.500,00 EUR desde la cuenta ES76 **** **** **** **** 4021
+        el 14/03/2025, introduce este código de firma:
+
+        71928453
+
+        BBVA nunca te pedirá este código por teléfono.
+        Atención al cliente: 91 224 94 26
+        """)
+
+
+@case("es", "link", "Wallapop e-mail confirmation: Spanish path /confirmar-email/, help and privacy links")
+def es_b19_wallapop_confirmar_email(c: Case) -> None:
+    c.sender = "Wallapop <noreply@wallapop.example>"
+    c.subject = "Confirma tu correo electrónico"
+    url = f"https://es.wallapop.example/confirmar-email/{c.t('t', 40, 'b62')}"
+    c.links = [url]
+    help_url = c.never("https://ayuda.wallapop.example/hc/es-es")
+    body = (
+        h1("¡Ya casi estás!")
+        + p("Confirma tu correo electrónico para empezar a comprar y vender en Wallapop.")
+        + button(url, "Confirmar correo", bg="#13c1ac")
+        + p(f"¿Tienes dudas? Visita nuestro {a(help_url, 'centro de ayuda')}.")
+    )
+    c.html = std(
+        c, body, brand="Wallapop", accent="#13c1ac", lines=["Wallapop S.L., Barcelona"], links=[("Política de privacidad", "https://es.wallapop.example/privacidad")]
+    )
+    c.text = auto_text(c.html)
+
+
+@case("es", "link", "Glovo password reset via a Mailgun opaque URL; anchor 'Restablecer contraseña'", charset="windows-1252", html_cte="quoted-printable")
+def es_b19_glovo_restablecer_mailgun(c: Case) -> None:
+    c.sender = "Glovo <no-reply@glovoapp.example>"
+    c.subject = "Restablece tu contraseña"
+    url = b19_trk(c, "mailgun", "glovoapp.example", "reset")
+    c.links = [url]
+    support = c.never(b19_trk(c, "mailgun", "glovoapp.example", "support"))
+    body = (
+        p("Hola Lucía,")
+        + p("Hemos recibido una solicitud para restablecer la contraseña de tu cuenta. El enlace caduca en 1 hora.")
+        + button(url, "Restablecer contraseña", bg="#ffc244", fg="#000000")
+        + p(f"¿No has sido tú? Ignora este mensaje o {a(support, 'contacta con soporte')}.")
+    )
+    c.html = std(c, body, brand="Glovo", accent="#ffc244", lines=["Glovoapp23 S.A., Barcelona"])
+    c.text = auto_text(c.html)
+
+
+@case("es", "code", "Mercado Libre código in cells; '¿Olvidaste tu contraseña?', security center and help links", html_cte="base64")
+def es_b19_mercadolibre_codigo_celdas(c: Case) -> None:
+    c.sender = "Mercado Libre <info@mercadolibre.example>"
+    c.subject = "Tu código de verificación"
+    c.codes = ["604817"]
+    c.pieces = list("604817")
+    forgot = c.never("https://www.mercadolibre.example/jms/mla/lgz/recovery")
+    sec = c.never("https://myaccount.mercadolibre.example/security")
+    help_url = c.never("https://www.mercadolibre.example/ayuda")
+    c.never("30-70308853-4", "30703088534")
+    body = (
+        p("Hola, Juan:")
+        + p("Usa este código para verificar que eres tú:")
+        + cells("604817")
+        + p("Vence en 10 minutos. No lo compartas con nadie.")
+        + p(f"{a(forgot, '¿Olvidaste tu contraseña?')} &middot; {a(sec, 'Centro de seguridad')} &middot; {a(help_url, 'Ayuda')}")
+    )
+    c.html = std(c, body, brand="Mercado Libre", accent="#ffe600", lines=["MercadoLibre S.R.L., CUIT 30-70308853-4"])
+
+
+@case("es", "negative", "Iberia boarding pass: 'Código de reserva' locator, flight, seat, gate and check-in links", charset="ISO-8859-15")
+def es_b19_neg_tarjeta_embarque(c: Case) -> None:
+    c.sender = "Iberia <tarjetadeembarque@iberia.example>"
+    c.subject = "Tu tarjeta de embarque IB3166 Madrid - París"
+    card_url = c.never(f"https://www.iberia.example/es/tarjeta-embarque/?pnr=K7QX2P&t={c.t('t', 20, 'hex')}")
+    manage = c.never("https://www.iberia.example/es/gestionar-reserva/")
+    c.never("K7QX2P", "IB3166", "3166", "14MAR", "0751234567890", "23C", "K47")
+    body = (
+        p("Hola, JUAN GARCIA:")
+        + p("Código de reserva: <b>K7QX2P</b><br>Vuelo: IB3166 · 14MAR · Madrid 07:25 - París 09:30<br>Asiento: 23C · Puerta: K47<br>Billete: 0751234567890")
+        + button(card_url, "Descargar tarjeta de embarque", bg="#d7192d")
+        + p(a(manage, "Gestionar mi reserva"))
+    )
+    c.html = std(c, body, brand="Iberia", accent="#d7192d", lines=["Iberia Líneas Aéreas de España"])
+    c.text = auto_text(c.html)
+
+
+@case("es", "negative", "Amazon.es order: pedido n.º with dashes, 'Rastrear paquete' and 'Ver pedido' links", html_cte="quoted-printable")
+def es_b19_neg_pedido(c: Case) -> None:
+    c.sender = "Amazon.es <confirmar-envio@amazon.example>"
+    c.subject = "Tu pedido 402-7719204-4829137 se ha enviado"
+    track = c.never("https://www.amazon.example/gp/your-account/ship-track?orderId=402-7719204-4829137&ref_=pe_track")
+    order = c.never("https://www.amazon.example/gp/css/order-details?orderID=402-7719204-4829137")
+    c.never("402-7719204-4829137", "4027719204", "7719204", "4829137", "23,98", "2398", "ES1234567890")
+    body = (
+        p("Hola, Juan:")
+        + p("Tu paquete está en camino. Número de seguimiento: ES1234567890<br>Pedido n.º 402-7719204-4829137<br>Total: 23,98 €")
+        + button(track, "Rastrear paquete", bg="#ffa41c", fg="#0f1111")
+        + p(a(order, "Ver o gestionar pedido"))
+    )
+    c.html = std(c, body, brand="Amazon.es", accent="#ff9900", lines=["Amazon EU S.à r.l., Luxemburgo"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

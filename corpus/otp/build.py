@@ -7143,6 +7143,239 @@ def es_b19_neg_pedido(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Portuguese
+
+
+@case(
+    "pt",
+    "code",
+    "Nubank código de verificação; masked CPF, 'Esqueceu sua senha?' and security-center links",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def pt_b19_nubank_codigo_links_conta(c: Case) -> None:
+    c.sender = "Nubank <meajuda@nubank.example>"
+    c.subject = "Seu código de verificação Nubank"
+    c.codes = ["483920", "483 920"]
+    forgot = c.never("https://app.nubank.example/#/esqueci-minha-senha")
+    sec = c.never("https://nubank.example/seguranca/")
+    c.never("***.482.913-**", "482913", "0800 608 6236", "08006086236", "18.236.120/0001-58", "18236120000158")
+    body = (
+        p("Olá, Ana!")
+        + p("Recebemos um pedido de acesso à sua conta (CPF ***.482.913-**). Use o código abaixo:")
+        + big("483 920")
+        + p("O código expira em 10 minutos. O Nubank nunca pede esse código por telefone.")
+        + p(f"{a(forgot, 'Esqueceu sua senha?')} &middot; {a(sec, 'Central de segurança')} &middot; SAC 0800 608 6236")
+    )
+    c.html = std(c, body, brand="Nubank", accent="#820ad1", lines=["Nu Pagamentos S.A., CNPJ 18.236.120/0001-58, São Paulo"])
+    c.text = auto_text(c.html)
+
+
+@case("pt", "link", "Conta Azul: HubSpot hubspotlinks.com tracked URL, intent only in 'Confirmar e-mail'")
+def pt_b19_contaazul_confirmar_hubspot(c: Case) -> None:
+    c.sender = "Conta Azul <ola@contaazul.example>"
+    c.subject = "Confirme seu e-mail para ativar sua conta"
+    url = b19_trk(c, "hubspot", "contaazul.example", "confirm")
+    c.links = [url]
+    blog = c.never(b19_trk(c, "hubspot", "contaazul.example", "blog"))
+    unsub = c.never(b19_trk(c, "hubspot", "contaazul.example", "unsub"))
+    body = (
+        h1("Falta pouco!")
+        + p("Clique no botão para confirmar seu e-mail e começar o teste grátis de 15 dias.")
+        + button(url, "Confirmar e-mail", bg="#2687e9")
+        + p(f"Enquanto isso, veja dicas de gestão no nosso {a(blog, 'blog')}.")
+        + b19_small(a(unsub, "Cancelar inscrição"))
+    )
+    c.html = std(c, body, brand="Conta Azul", accent="#2687e9", lines=["Conta Azul, Joinville - SC"])
+    c.text = auto_text(c.html)
+
+
+@case("pt", "link", "Mercado Pago reset: Portuguese path /redefinir-senha/, the text copy has utm_* (same target)", html_cte="base64")
+def pt_b19_mercadopago_redefinir_senha(c: Case) -> None:
+    c.sender = "Mercado Pago <info@mercadopago.example>"
+    c.subject = "Redefinição de senha"
+    url = f"https://www.mercadopago.example/redefinir-senha/{c.t('t', 40, 'b62')}"
+    utm = f"{url}?utm_source=email&utm_medium=transacional"
+    c.links = [url, utm]
+    help_url = c.never("https://www.mercadopago.example/ajuda")
+    body = (
+        p("Olá, Ana,")
+        + p("Para criar uma nova senha, clique no botão abaixo. O link vale por 1 hora.")
+        + button(url, "Redefinir senha", bg="#009ee3")
+        + p(f"Se não foi você, ignore este e-mail. {a(help_url, 'Central de ajuda')}")
+    )
+    c.html = std(c, body, brand="Mercado Pago", accent="#009ee3", lines=["Mercado Pago, Osasco - SP"])
+    c.text = f"Olá, Ana,\n\nPara criar uma nova senha, acesse:\n{utm}\n\nO link vale por 1 hora.\nCentral de ajuda: {help_url}\n"
+
+
+@case("pt", "code", "Itaú código de acesso: earlier code cancelled; agência/conta and amount decoys", charset="windows-1252", text_cte="8bit")
+def pt_b19_itau_codigo_anterior_cancelado(c: Case) -> None:
+    c.sender = "Itaú <comunicacao@itau.example>"
+    c.subject = "Seu novo código de acesso"
+    c.codes = ["270531"]
+    c.never("918204", "0482", "12345-6", "123456", "3.200,00", "320000", "4004 4828", "40044828")
+    c.text = dedent("""\
+        Olá, Ana,
+
+        Você pediu um novo código. O código anterior (918204) foi cancelado.
+
+        Novo código de acesso: 270531
+
+        Agência 0482 / Conta 12345-6
+        Limite Pix noturno solicitado: R$ 3.200,00
+
+        Central de atendimento: 4004 4828
+        Itaú Unibanco S.A.
+        """)
+
+
+@case("pt", "negative", "boleto: 47-digit linha digitável in groups, nosso número, amount, 'Pagar boleto' link", html_cte="quoted-printable")
+def pt_b19_neg_boleto(c: Case) -> None:
+    c.sender = "Vivo <fatura@vivo.example>"
+    c.subject = "Sua fatura Vivo chegou - vencimento 20/03/2025"
+    pay = c.never(b19_trk(c, "salesforce", "vivo.example", "pay"))
+    pdf_url = c.never(f"https://meuvivo.vivo.example/fatura/pdf?id={c.t('id', 16, 'hex')}")
+    line = "34191.09008 63571.277308 71444.640008 5 10270000014990"
+    c.never(line, "34191.09008", "63571.277308", "10270000014990", "149,90", "14990", "20/03/2025", "99887766", "1058")
+    body = (
+        p("Olá, Ana!")
+        + p("Valor: <b>R$ 149,90</b><br>Vencimento: 20/03/2025<br>Nosso número: 99887766")
+        + p(f"Linha digitável:<br><span style='font-family:monospace'>{line}</span>")
+        + button(pay, "Pagar boleto", bg="#660099")
+        + p(a(pdf_url, "Baixar fatura em PDF") + " &middot; Atendimento: *8486 ou 1058")
+    )
+    c.html = std(c, body, brand="Vivo", accent="#660099", lines=["Telefônica Brasil S.A."])
+    c.text = auto_text(c.html)
+
+
+@case("pt", "negative", "CTT (pt-PT) shipment: 'Código de envio' tracking code RR123456785PT is not a one-time code", charset="ISO-8859-15")
+def pt_b19_neg_ctt_codigo_envio(c: Case) -> None:
+    c.sender = "CTT Expresso <noreply@ctt.example>"
+    c.subject = "A sua encomenda está a caminho"
+    track = c.never("https://www.ctt.example/feapl_2/app/open/objectSearch/objectSearch.jspx?objects=RR123456785PT")
+    c.never("RR123456785PT", "123456785", "1000-001", "1000001", "707 26 26 26", "707262626")
+    body = (
+        p("Caro cliente,")
+        + p("Código de envio: <b>RR123456785PT</b><br>Destino: Lisboa, 1000-001")
+        + button(track, "Seguir envio", bg="#df0024")
+        + p("Linha CTT: 707 26 26 26")
+    )
+    c.html = std(c, body, brand="CTT", accent="#df0024", lines=["CTT - Correios de Portugal, S.A."])
+    c.text = auto_text(c.html)
+
+
+# Italian
+
+
+@case("it", "code", "Poste codice di conferma beside Codice cliente and an amount", charset="ISO-8859-1", text_cte="quoted-printable")
+def it_b19_poste_codice_cliente(c: Case) -> None:
+    c.sender = "Poste Italiane <noreply@posteitaliane.example>"
+    c.subject = "Il tuo codice di conferma"
+    c.codes = ["628417", "628 417"]
+    c.never("4400128395", "250,00", "25000", "06 4526 3322", "0645263322", "14/03/2025")
+    c.text = dedent("""\
+        Gentile Mario Rossi,
+
+        Codice cliente: 4400128395
+
+        per autorizzare la ricarica della carta Postepay di 250,00 euro del 14/03/2025
+        inserisci il codice di conferma:
+
+        628 417
+
+        Il codice scade tra 5 minuti. Poste Italiane non ti chiederà mai questo codice.
+
+        Assistenza: 06 4526 3322
+        """)
+
+
+@case("it", "code", "Intesa Sanpaolo codice OTP; 'Password dimenticata?', security settings and support links", html_cte="base64")
+def it_b19_intesa_otp_link_account(c: Case) -> None:
+    c.sender = "Intesa Sanpaolo <noreply@intesasanpaolo.example>"
+    c.subject = "Codice OTP per l'accesso"
+    c.codes = ["53092817"]
+    forgot = c.never("https://www.intesasanpaolo.example/password-dimenticata.html")
+    sec = c.never("https://www.intesasanpaolo.example/area-clienti/impostazioni-sicurezza")
+    support = c.never("https://www.intesasanpaolo.example/contatti.html")
+    c.never("800.303.303", "800303303", "00799960158")
+    body = (
+        p("Gentile Cliente,")
+        + p("per completare l'accesso all'app usa il seguente codice OTP:")
+        + big("53092817", spacing=4)
+        + p("Il codice è valido per 3 minuti.")
+        + p(f"{a(forgot, 'Password dimenticata?')} | {a(sec, 'Impostazioni di sicurezza')} | {a(support, 'Assistenza')} 800.303.303")
+    )
+    c.html = std(c, body, brand="Intesa Sanpaolo", accent="#00884a", lines=["Intesa Sanpaolo S.p.A., P.IVA 00799960158, Torino"])
+    c.text = auto_text(c.html)
+
+
+@case("it", "link", "Subito: SendGrid /ls/click URL, intent only in 'Conferma la tua email'")
+def it_b19_subito_conferma_sendgrid(c: Case) -> None:
+    c.sender = "Subito <noreply@subito.example>"
+    c.subject = "Conferma la tua email"
+    url = b19_trk(c, "sendgrid", "subito.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "subito.example", "help"))
+    body = (
+        h1("Benvenuto su Subito!")
+        + p("Conferma il tuo indirizzo email per pubblicare il tuo primo annuncio.")
+        + button(url, "Conferma la tua email", bg="#f9423a")
+        + p(f"Serve aiuto? {a(help_url, 'Centro assistenza')}")
+    )
+    c.html = std(c, body, brand="Subito", accent="#f9423a", lines=["Subito.it S.r.l., Milano"])
+    c.text = auto_text(c.html)
+
+
+@case("it", "link", "Satispay magic sign-in with an Italian path /accedi/link; privacy link", charset="windows-1252", html_cte="quoted-printable")
+def it_b19_satispay_accedi_link(c: Case) -> None:
+    c.sender = "Satispay <noreply@satispay.example>"
+    c.subject = "Il tuo link di accesso"
+    url = f"https://business.satispay.example/accedi/link?t={c.t('t', 48)}"
+    c.links = [url]
+    body = (
+        p("Ciao Giulia,")
+        + p("ecco il link per accedere alla Dashboard Business. È valido per 10 minuti e può essere usato una sola volta.")
+        + button(url, "Accedi", bg="#f94c43")
+        + p("Se non hai richiesto l’accesso, ignora questa email.")
+    )
+    c.html = std(c, body, brand="Satispay", accent="#f94c43", lines=["Satispay Europe S.A."], links=[("Privacy", "https://www.satispay.example/it-it/privacy/")])
+    c.text = auto_text(c.html)
+
+
+@case("it", "negative", "Trenitalia ticket: 'Codice PNR' and 'Codice biglietto' are booking codes, not one-time codes")
+def it_b19_neg_biglietto_pnr(c: Case) -> None:
+    c.sender = "Trenitalia <noreply@trenitalia.example>"
+    c.subject = "Biglietto Frecciarossa 9531 Roma - Milano"
+    pdf_url = c.never(f"https://www.trenitalia.example/it/biglietto/pdf?pnr=XK4Q7B&c={c.t('c', 20, 'hex')}")
+    change = c.never("https://www.trenitalia.example/it/modifica-biglietto")
+    c.never("XK4Q7B", "2718394021", "9531", "59,90", "5990", "14/03/2025")
+    body = (
+        p("Gentile Mario Rossi,")
+        + p("Codice PNR: <b>XK4Q7B</b><br>Codice biglietto: 2718394021<br>Frecciarossa 9531, 14/03/2025, Roma Termini 10:10 - Milano Centrale 13:15<br>Importo: 59,90 €")
+        + button(pdf_url, "Scarica il biglietto", bg="#c8102e")
+        + p(a(change, "Modifica o cambia il biglietto"))
+    )
+    c.html = std(c, body, brand="Trenitalia", accent="#c8102e", lines=["Trenitalia S.p.A."])
+    c.text = auto_text(c.html)
+
+
+@case("it", "negative", "Enel bill: Codice cliente, POD, amount, 'Paga ora' and 'Area clienti' links", charset="ISO-8859-15", html_cte="quoted-printable")
+def it_b19_neg_bolletta_pod(c: Case) -> None:
+    c.sender = "Enel Energia <bollette@enel.example>"
+    c.subject = "La tua bolletta è disponibile"
+    pay = c.never(b19_trk(c, "salesforce", "enel.example", "pay"))
+    area = c.never("https://www.enel.example/it/login?area=clienti")
+    c.never("IT001E12345678", "881203947", "87,43", "8743", "31/03/2025", "800.900.860", "800900860")
+    body = (
+        p("Gentile cliente,")
+        + p("Codice cliente: 881203947<br>POD: IT001E12345678<br>Importo: <b>87,43 €</b><br>Scadenza: 31/03/2025")
+        + button(pay, "Paga ora", bg="#008c5a")
+        + p(f"Tutte le bollette nell'{a(area, 'Area clienti')}. Numero verde 800.900.860")
+    )
+    c.html = std(c, body, brand="Enel", accent="#008c5a", lines=["Enel Energia S.p.A."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

@@ -7376,6 +7376,228 @@ def it_b19_neg_bolletta_pod(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Dutch
+
+
+@case("nl", "code", "ING verificatiecode; 'Wachtwoord vergeten?', security settings and contact links", html_cte="quoted-printable")
+def nl_b19_ing_verificatiecode_links(c: Case) -> None:
+    c.sender = "ING <noreply@ing.example>"
+    c.subject = "Je verificatiecode voor Mijn ING"
+    c.codes = ["749203"]
+    forgot = c.never("https://mijn.ing.example/login/wachtwoord-vergeten")
+    sec = c.never("https://mijn.ing.example/instellingen/beveiliging")
+    contact = c.never("https://www.ing.example/particulier/klantenservice/contact")
+    c.never("NL91 INGB 0001 2345 67", "NL91INGB0001234567", "020 22 888 00", "0202288800")
+    body = (
+        p("Beste mevrouw De Vries,")
+        + p("Gebruik deze verificatiecode om in te loggen op Mijn ING:")
+        + big("749203")
+        + p("De code is 10 minuten geldig. Rekening: NL91 INGB 0001 2345 67")
+        + p(f"{a(forgot, 'Wachtwoord vergeten?')} &middot; {a(sec, 'Beveiligingsinstellingen')} &middot; {a(contact, 'Contact')} (020 22 888 00)")
+    )
+    c.html = std(c, body, brand="ING", accent="#ff6200", lines=["ING Bank N.V., Amsterdam"])
+    c.text = auto_text(c.html)
+
+
+@case("nl", "link", "bol: Braze ablink /ls/click URL, intent only in 'Bevestig je e-mailadres'", charset="ISO-8859-1", html_cte="quoted-printable")
+def nl_b19_bol_bevestig_braze(c: Case) -> None:
+    c.sender = "bol <klantenservice@bol.example>"
+    c.subject = "Bevestig je e-mailadres"
+    url = b19_trk(c, "braze", "mail.bol.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "braze", "mail.bol.example", "help"))
+    body = (
+        p("Hoi Sanne,")
+        + p("Bevestig je e-mailadres, dan weten we zeker dat we je kunnen bereiken over je bestellingen.")
+        + button(url, "Bevestig je e-mailadres", bg="#0000a4")
+        + p(f"Vragen? {a(help_url, 'Klantenservice')}")
+    )
+    c.html = std(c, body, brand="bol", accent="#0000a4", lines=["bol.com b.v., Utrecht"])
+    c.text = auto_text(c.html)
+
+
+@case("nl", "link", "Marktplaats reset with a Dutch path /wachtwoord-herstellen/, plain-text only", charset="ISO-8859-15", text_cte="quoted-printable")
+def nl_b19_marktplaats_wachtwoord_herstellen(c: Case) -> None:
+    c.sender = "Marktplaats <noreply@marktplaats.example>"
+    c.subject = "Je wachtwoord herstellen"
+    url = f"https://www.marktplaats.example/account/wachtwoord-herstellen/{c.t('t', 40, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://help.marktplaats.example/s/")
+    c.text = dedent(f"""\
+        Hoi Sanne,
+
+        Je hebt gevraagd om je wachtwoord te herstellen. Kies via deze link een nieuw wachtwoord:
+
+        {url}
+
+        De link is 24 uur geldig. Heb je dit niet gevraagd? Dan kun je deze e-mail negeren.
+
+        Hulp nodig? {help_url}
+
+        Groet,
+        Marktplaats
+        """)
+
+
+@case("nl", "code", "PostNL code beside a postcode, house number and a 3S barcode", charset="windows-1252", text_cte="8bit")
+def nl_b19_postnl_code_postcode(c: Case) -> None:
+    c.sender = "PostNL <noreply@postnl.example>"
+    c.subject = "Je bevestigingscode voor PostNL"
+    c.codes = ["5817"]
+    c.never("1012 AB", "1012AB", "3SABCD0048213", "088 868 6868", "0888686868", "1012")
+    c.text = dedent("""\
+        Beste Sanne,
+
+        Je wilt de bezorging van pakket 3SABCD0048213 wijzigen naar:
+        Damrak 12, 1012 AB Amsterdam
+
+        Je bevestigingscode: 5817
+
+        De code is 15 minuten geldig.
+
+        Klantenservice: 088 868 6868
+        PostNL
+        """)
+
+
+@case("nl", "negative", "Ziggo invoice: klantnummer, factuurnummer, IBAN, amount, 'Bekijk factuur' link")
+def nl_b19_neg_factuur(c: Case) -> None:
+    c.sender = "Ziggo <factuur@ziggo.example>"
+    c.subject = "Je factuur van maart staat klaar"
+    view = c.never(b19_trk(c, "salesforce", "ziggo.example", "view"))
+    c.never("48291370", "2025031448", "NL20 INGB 0001 2345 67", "NL20INGB0001234567", "62,50", "6250", "28-03-2025")
+    body = (
+        p("Beste klant,")
+        + p("Klantnummer: 48291370<br>Factuurnummer: 2025031448<br>Bedrag: € 62,50<br>Wordt afgeschreven op 28-03-2025 van NL20 INGB 0001 2345 67")
+        + button(view, "Bekijk je factuur", bg="#f48c00")
+    )
+    c.html = std(c, body, brand="Ziggo", accent="#f48c00", lines=["Ziggo B.V., Utrecht"])
+    c.text = auto_text(c.html)
+
+
+@case("nl", "negative", "new sign-in alert: 'Was jij dit niet? Beveilig je account', activity link, IP")
+def nl_b19_neg_nieuwe_inlog(c: Case) -> None:
+    c.sender = "Thuisbezorgd.nl <noreply@thuisbezorgd.example>"
+    c.subject = "Nieuwe inlog op je account"
+    secure = c.never(b19_trk(c, "sendgrid", "thuisbezorgd.example", "secure"))
+    c.never("203.0.113.9", "14-03-2025")
+    body = (
+        p("Hoi Sanne,")
+        + p("Er is op 14-03-2025 om 18:40 ingelogd op je account vanaf een nieuw apparaat (Safari op iPhone, IP 203.0.113.9).")
+        + p(f"Was jij dit niet? {a(secure, 'Beveilig je account')}")
+    )
+    c.html = std(c, body, brand="Thuisbezorgd.nl", accent="#ff8000", lines=["Takeaway.com, Amsterdam"])
+    c.text = auto_text(c.html)
+
+
+# Russian
+
+
+@case("ru", "code", "Yandex код подтверждения; 'Забыли пароль?', security settings and support links")
+def ru_b19_yandex_kod_ssylki(c: Case) -> None:
+    c.sender = "Яндекс ID <noreply@id.yandex.example>"
+    c.subject = "Код подтверждения: 718 392"
+    c.codes = ["718392", "718 392"]
+    forgot = c.never("https://passport.yandex.example/auth/restore/password")
+    sec = c.never("https://id.yandex.example/security")
+    support = c.never("https://yandex.example/support/id/")
+    body = (
+        p("Здравствуйте, Иван!")
+        + p("Введите этот код, чтобы войти в аккаунт:")
+        + big("718 392")
+        + p("Код действует 10 минут. Никому его не сообщайте.")
+        + p(f"{a(forgot, 'Забыли пароль?')} · {a(sec, 'Настройки безопасности')} · {a(support, 'Служба поддержки')}")
+    )
+    c.html = std(c, body, brand="Яндекс", accent="#fc3f1d", lines=["© 2025 ООО «Яндекс»"], decoys=["2025"])
+    c.text = auto_text(c.html)
+
+
+@case("ru", "link", "Avito: Mailgun opaque redirect, intent only in 'Подтвердить почту'", charset="KOI8-R", html_cte="base64")
+def ru_b19_avito_podtverdit_mailgun(c: Case) -> None:
+    c.sender = "Авито <noreply@avito.example>"
+    c.subject = "Подтвердите электронную почту"
+    url = b19_trk(c, "mailgun", "avito.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "mailgun", "avito.example", "help"))
+    body = (
+        p("Здравствуйте!")
+        + p("Чтобы завершить регистрацию на Авито, подтвердите адрес электронной почты.")
+        + button(url, "Подтвердить почту", bg="#00aaff")
+        + p(f"Вопросы? {a(help_url, 'Помощь')}")
+    )
+    c.html = std(c, body, brand="Авито", accent="#00aaff", lines=["ООО \"КЕХ еКоммерц\", Москва"])
+    c.text = auto_text(c.html)
+
+
+@case("ru", "link", "VK password recovery with a transliterated path /vosstanovlenie-parolya/, windows-1251 QP", charset="windows-1251", html_cte="quoted-printable")
+def ru_b19_vk_vosstanovlenie_path(c: Case) -> None:
+    c.sender = "ВКонтакте <admin@vk.example>"
+    c.subject = "Восстановление доступа к странице"
+    url = f"https://id.vk.example/vosstanovlenie-parolya/?hash={c.t('h', 32, 'hex')}&uid=482913771"
+    c.links = [url]
+    c.never("482913771")
+    body = (
+        p("Здравствуйте, Иван!")
+        + p("Мы получили запрос на восстановление доступа. Чтобы задать новый пароль, перейдите по ссылке:")
+        + p(a(url, "Задать новый пароль"))
+        + p("Если вы не запрашивали восстановление, просто проигнорируйте это письмо.")
+    )
+    c.html = std(c, body, brand="ВКонтакте", accent="#0077ff", lines=["ООО «В Контакте», Санкт-Петербург"])
+    c.text = auto_text(c.html)
+
+
+@case("ru", "code", "T-Bank code: previous code invalid, contract number and amount decoys, ISO-8859-5 text", charset="ISO-8859-5", text_cte="quoted-printable")
+def ru_b19_tbank_kod_dogovor(c: Case) -> None:
+    c.sender = "Т-Банк <noreply@tbank.example>"
+    c.subject = "Код для входа в Т-Банк"
+    c.codes = ["3917"]
+    c.never("8204", "5012345678", "15 000", "15000", "8 800 555-77-78", "88005557778")
+    c.text = dedent("""\
+        Здравствуйте, Иван!
+
+        Предыдущий код 8204 больше не действует.
+        Код для входа: 3917
+
+        Договор № 5012345678
+        Запрошенный перевод: 15 000 руб.
+
+        Никому не сообщайте код. Банк: 8 800 555-77-78
+        """)
+
+
+@case("ru", "negative", "РЖД e-ticket: номер заказа, electronic registration, seat; 'Скачать билет' link", html_cte="base64")
+def ru_b19_neg_bilet_rzd(c: Case) -> None:
+    c.sender = "РЖД <ticket@rzd.example>"
+    c.subject = "Электронный билет, заказ № 72419038215"
+    pdf_url = c.never(f"https://ticket.rzd.example/apps/pdf?order=72419038215&t={c.t('t', 20, 'hex')}")
+    c.never("72419038215", "75412390471938", "752А", "4 317,20", "431720", "14.03.2025")
+    body = (
+        p("Заказ № 72419038215 оплачен.")
+        + p("Поезд 752А Москва — Санкт-Петербург, 14.03.2025 в 07:00<br>Вагон 5, место 17<br>Номер билета: 75412390471938<br>Стоимость: 4 317,20 руб.")
+        + p("Электронная регистрация пройдена.")
+        + button(pdf_url, "Скачать билет", bg="#e21a1a")
+    )
+    c.html = std(c, body, brand="РЖД", accent="#e21a1a", lines=["ОАО «РЖД»"])
+    c.text = auto_text(c.html)
+
+
+@case("ru", "negative", "new sign-in alert: 'Это были не вы? Защитите аккаунт' and sessions link")
+def ru_b19_neg_novyi_vhod(c: Case) -> None:
+    c.sender = "Mail.ru <security@corp.mail.example>"
+    c.subject = "Вход в аккаунт с нового устройства"
+    secure = c.never("https://account.mail.example/security?from=alert")
+    sessions = c.never("https://account.mail.example/security/sessions")
+    c.never("192.0.2.77", "14.03.2025")
+    body = (
+        p("Здравствуйте!")
+        + p("14.03.2025 в 21:15 выполнен вход в ваш аккаунт: Firefox, Windows, Казань, IP 192.0.2.77.")
+        + p(f"Это были не вы? {a(secure, 'Защитите аккаунт')}")
+        + p(a(sessions, "Посмотреть активные сеансы"))
+    )
+    c.html = std(c, body, brand="Mail.ru", accent="#005ff9", lines=["VK, Москва"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

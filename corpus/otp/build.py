@@ -7598,6 +7598,237 @@ def ru_b19_neg_novyi_vhod(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Polish
+
+
+@case(
+    "pl",
+    "code",
+    "mBank kod weryfikacyjny; 'Nie pamiętasz hasła?', security settings and help links",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def pl_b19_mbank_kod_weryfikacyjny(c: Case) -> None:
+    c.sender = "mBank <powiadomienia@mbank.example>"
+    c.subject = "Twój kod weryfikacyjny"
+    c.codes = ["64829103"]
+    forgot = c.never("https://online.mbank.example/pl/Login/PasswordReset")
+    sec = c.never("https://online.mbank.example/ustawienia/bezpieczenstwo")
+    help_url = c.never("https://www.mbank.example/pomoc/")
+    c.never("801 300 800", "801300800", "642 21 20 00", "642212000")
+    body = (
+        p("Dzień dobry,")
+        + p("Twój kod weryfikacyjny do logowania w serwisie transakcyjnym:")
+        + big("64829103", spacing=4)
+        + p("Kod jest ważny przez 5 minut. Nie podawaj go nikomu.")
+        + p(f"{a(forgot, 'Nie pamiętasz hasła?')} | {a(sec, 'Ustawienia bezpieczeństwa')} | {a(help_url, 'Pomoc')} 801 300 800 lub 642 21 20 00")
+    )
+    c.html = std(c, body, brand="mBank", accent="#e40613", lines=["mBank S.A., ul. Prosta 18, Warszawa"])
+    c.text = auto_text(c.html)
+
+
+@case("pl", "link", "Allegro e-mail confirmation: Polish path /potwierdz-adres/, &amp; in the href", charset="windows-1250", html_cte="quoted-printable")
+def pl_b19_allegro_potwierdz_adres(c: Case) -> None:
+    c.sender = "Allegro <powiadomienia@allegro.example>"
+    c.subject = "Potwierdź adres e-mail"
+    url = f"https://allegro.example/konto/potwierdz-adres/?token={c.t('t', 40, 'hex')}&uid=8812039"
+    c.links = [url]
+    c.never("8812039")
+    body = (
+        p("Cześć!")
+        + p("Potwierdź, że ten adres e-mail należy do Ciebie:")
+        + button(url, "Potwierdź adres e-mail", bg="#ff5a00")
+        + p("Link jest ważny przez 7 dni.")
+    )
+    c.html = std(c, body, brand="Allegro", accent="#ff5a00", lines=["Allegro.pl sp. z o.o., Poznań"], links=[("Pomoc", "https://allegro.example/pomoc")])
+    c.text = auto_text(c.html)
+
+
+@case("pl", "link", "OLX magic sign-in through SendGrid; only the anchor 'Zaloguj się' says what it is")
+def pl_b19_olx_zaloguj_sendgrid(c: Case) -> None:
+    c.sender = "OLX <no-reply@olx.example>"
+    c.subject = "Zaloguj się do OLX"
+    url = b19_trk(c, "sendgrid", "olx.example", "login")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "olx.example", "help"))
+    body = (
+        p("Cześć Kasia,")
+        + p("Kliknij przycisk, aby zalogować się bez hasła. Link wygaśnie za 15 minut.")
+        + button(url, "Zaloguj się", bg="#002f34")
+        + p(f"Nie prosiłeś o link? Zignoruj tę wiadomość. {a(help_url, 'Centrum pomocy')}")
+    )
+    c.html = std(c, body, brand="OLX", accent="#23e5db", lines=["OLX Sp. z o.o."])
+    c.text = auto_text(c.html)
+
+
+@case("pl", "code", "InPost locker kod odbioru: the pickup code is typed at the locker; parcel number and phone are not codes", charset="ISO-8859-2", text_cte="base64")
+def pl_b19_inpost_kod_odbioru(c: Case) -> None:
+    c.sender = "InPost <powiadomienia@inpost.example>"
+    c.subject = "Paczka czeka w Paczkomacie WAW21M"
+    c.codes = ["582104"]
+    c.never("620481937720193847261905", "WAW21M", "600 123 456", "600123456", "17.03.2025", "722 444 000", "722444000")
+    c.text = dedent("""\
+        Twoja paczka 620481937720193847261905 czeka w Paczkomacie WAW21M
+        (ul. Marszałkowska 10, Warszawa).
+
+        Kod odbioru: 582104
+        Numer telefonu: 600 123 456
+
+        Odbierz do 17.03.2025 do godz. 14:00.
+
+        Infolinia: 722 444 000
+        """)
+
+
+@case("pl", "negative", "Play invoice: numer konta, numer klienta, amount, 'Zapłać' and PDF links", charset="windows-1250", html_cte="base64")
+def pl_b19_neg_faktura(c: Case) -> None:
+    c.sender = "Play <faktury@play.example>"
+    c.subject = "Faktura za marzec 2025"
+    pay = c.never(b19_trk(c, "salesforce", "play.example", "pay"))
+    pdf_url = c.never("https://24.play.example/faktury/FV-2025-03-4829137.pdf")
+    c.never("FV-2025-03-4829137", "4829137", "48 1140 0000 0000 1234 5678 9012", "48114000000000123456789012", "59,99", "5999", "30.03.2025", "1000045821")
+    body = (
+        p("Dzień dobry,")
+        + p("Faktura nr FV-2025-03-4829137<br>Numer klienta: 1000045821<br>Kwota do zapłaty: 59,99 zł<br>Termin: 30.03.2025<br>Numer konta: 48 1140 0000 0000 1234 5678 9012")
+        + button(pay, "Zapłać teraz", bg="#6a1b9a")
+        + p(a(pdf_url, "Pobierz fakturę (PDF)"))
+    )
+    c.html = std(c, body, brand="Play", accent="#6a1b9a", lines=["P4 sp. z o.o., Warszawa"])
+    c.text = auto_text(c.html)
+
+
+@case("pl", "negative", "password-changed alert: 'To nie Ty? Skontaktuj się z nami' and account overview link")
+def pl_b19_neg_zmiana_hasla(c: Case) -> None:
+    c.sender = "Empik <konto@empik.example>"
+    c.subject = "Hasło do konta zostało zmienione"
+    contact = c.never("https://www.empik.example/pomoc/kontakt?temat=bezpieczenstwo")
+    account = c.never("https://www.empik.example/moje-konto")
+    c.never("14.03.2025", "198.51.100.4")
+    body = (
+        p("Cześć Kasia,")
+        + p("Hasło do Twojego konta zostało zmienione 14.03.2025 o 12:03 (IP 198.51.100.4).")
+        + p(f"To nie Ty? {a(contact, 'Skontaktuj się z nami')}. Szczegóły znajdziesz na stronie {a(account, 'Moje konto')}.")
+    )
+    c.html = std(c, body, brand="Empik", accent="#e30613", lines=["Empik S.A., Warszawa"])
+    c.text = auto_text(c.html)
+
+
+# Turkish
+
+
+@case(
+    "tr",
+    "code",
+    "Garanti BBVA doğrulama kodu; 'Şifremi unuttum', security settings and help links",
+    charset="ISO-8859-9",
+    html_cte="quoted-printable",
+)
+def tr_b19_garanti_dogrulama_kodu(c: Case) -> None:
+    c.sender = "Garanti BBVA <bilgilendirme@garantibbva.example>"
+    c.subject = "Doğrulama kodunuz"
+    c.codes = ["817304"]
+    forgot = c.never("https://sube.garantibbva.example/isube/sifremi-unuttum")
+    sec = c.never("https://sube.garantibbva.example/isube/guvenlik-ayarlari")
+    help_url = c.never("https://www.garantibbva.example/yardim")
+    c.never("444 0 333", "4440333")
+    body = (
+        p("Sayın Ayşe Yılmaz,")
+        + p("İnternet Şubesi girişiniz için doğrulama kodunuz:")
+        + big("817304")
+        + p("Kod 3 dakika geçerlidir. Kodu kimseyle paylaşmayınız.")
+        + p(f"{a(forgot, 'Şifremi unuttum')} | {a(sec, 'Güvenlik ayarları')} | {a(help_url, 'Yardım')} 444 0 333")
+    )
+    c.html = std(c, body, brand="Garanti BBVA", accent="#00854a", lines=["T. Garanti Bankası A.Ş., İstanbul"])
+    c.text = auto_text(c.html)
+
+
+@case("tr", "link", "Hepsiburada: SendGrid opaque URL, intent only in 'E-posta adresimi onayla'")
+def tr_b19_hepsiburada_onayla_sendgrid(c: Case) -> None:
+    c.sender = "Hepsiburada <bilgi@hepsiburada.example>"
+    c.subject = "E-posta adresinizi onaylayın"
+    url = b19_trk(c, "sendgrid", "hepsiburada.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "hepsiburada.example", "help"))
+    body = (
+        p("Merhaba Ayşe,")
+        + p("Üyeliğini tamamlamak için e-posta adresini onayla.")
+        + button(url, "E-posta adresimi onayla", bg="#ff6000")
+        + p(f"{a(help_url, 'Yardım merkezi')}")
+    )
+    c.html = std(c, body, brand="Hepsiburada", accent="#ff6000", lines=["D-Market Elektronik Hizmetler ve Ticaret A.Ş."])
+    c.text = auto_text(c.html)
+
+
+@case("tr", "link", "Getir password reset with a Turkish path /sifre-sifirla, windows-1254 QP", charset="windows-1254", html_cte="quoted-printable")
+def tr_b19_getir_sifre_sifirla(c: Case) -> None:
+    c.sender = "Getir <destek@getir.example>"
+    c.subject = "Şifre sıfırlama talebiniz"
+    url = f"https://getir.example/hesap/sifre-sifirla?token={c.t('t', 40, 'b62')}"
+    c.links = [url]
+    c.never("0850 532 50 50", "08505325050")
+    body = (
+        p("Merhaba,")
+        + p("Şifreni sıfırlamak için aşağıdaki bağlantıya tıkla. Bağlantı 1 saat geçerlidir.")
+        + p(a(url, "Yeni şifre belirle"))
+        + p("Bu talebi sen yapmadıysan bu e-postayı dikkate alma. Destek: 0850 532 50 50")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+
+
+@case("tr", "code", "Turkcell: the previous code is void, phone and customer numbers beside the new code")
+def tr_b19_turkcell_onceki_kod(c: Case) -> None:
+    c.sender = "Turkcell <bilgi@turkcell.example>"
+    c.subject = "Yeni doğrulama kodunuz"
+    c.codes = ["4417"]
+    c.never("9082", "0532 123 45 67", "05321234567", "10048213", "532")
+    c.text = dedent("""\
+        Değerli müşterimiz,
+
+        Önceki kodunuz (9082) geçersiz kılındı.
+        Hesabım girişi için yeni doğrulama kodunuz: 4417
+
+        Hat: 0532 123 45 67
+        Müşteri no: 10048213
+
+        Turkcell
+        """)
+
+
+@case("tr", "negative", "THY ticket: 'PNR kodu' and e-ticket number are booking codes; online check-in link", charset="ISO-8859-9", text_cte="base64")
+def tr_b19_neg_ucak_bileti(c: Case) -> None:
+    c.sender = "Turkish Airlines <noreply@thy.example>"
+    c.subject = "Rezervasyonunuz onaylandı - PNR X4K7QB"
+    checkin = c.never("https://www.thy.example/tr-tr/online-check-in/?pnr=X4K7QB&soyad=YILMAZ")
+    c.never("X4K7QB", "2352148203917", "TK2124", "2124", "1.849,00", "184900", "14.03.2025")
+    c.text = dedent(f"""\
+        Sayın Ayşe Yılmaz,
+
+        Rezervasyonunuz onaylandı.
+        PNR kodu: X4K7QB
+        E-bilet numarası: 2352148203917
+        Uçuş: TK2124, 14.03.2025, İstanbul - Ankara
+        Ücret: 1.849,00 TL
+
+        Online check-in: {checkin}
+        """)
+
+
+@case("tr", "negative", "new sign-in alert: 'Bu siz değil miydiniz? Hesabınızı koruyun', device and IP")
+def tr_b19_neg_yeni_giris(c: Case) -> None:
+    c.sender = "Trendyol <guvenlik@trendyol.example>"
+    c.subject = "Hesabınıza yeni bir cihazdan giriş yapıldı"
+    secure = c.never(b19_trk(c, "braze", "trendyol.example", "secure"))
+    c.never("203.0.113.201", "14.03.2025")
+    body = (
+        p("Merhaba Ayşe,")
+        + p("14.03.2025 22:05 tarihinde hesabına yeni bir cihazdan giriş yapıldı: Chrome, Windows, İzmir (IP 203.0.113.201).")
+        + p(f"Bu sen değil miydin? {a(secure, 'Hesabını koru')}")
+    )
+    c.html = std(c, body, brand="Trendyol", accent="#f27a1a", lines=["DSM Grup Danışmanlık İletişim ve Satış Ticaret A.Ş."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

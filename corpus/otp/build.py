@@ -7829,6 +7829,223 @@ def tr_b19_neg_yeni_giris(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Japanese
+
+
+@case("ja", "code", "メルカリ 認証番号; password-reminder, security-settings and contact links beside it", charset="Shift_JIS", html_cte="base64")
+def ja_b19_mercari_ninsho_links(c: Case) -> None:
+    c.sender = "メルカリ <no-reply@mercari.example>"
+    c.subject = "【メルカリ】認証番号のお知らせ"
+    c.codes = ["602915"]
+    forgot = c.never("https://jp.mercari.example/password/reset")
+    sec = c.never("https://jp.mercari.example/mypage/security")
+    contact = c.never("https://help.jp.mercari.example/contact/")
+    body = (
+        p("山田太郎 様")
+        + p("ログインのための認証番号は以下のとおりです。")
+        + big("602915")
+        + p("認証番号の有効期限は10分です。第三者には絶対に教えないでください。")
+        + p(f"{a(forgot, 'パスワードをお忘れの方')}<br>{a(sec, 'セキュリティ設定')}<br>{a(contact, 'お問い合わせ')}")
+    )
+    c.html = std(c, body, brand="メルカリ", accent="#ff0211", lines=["株式会社メルカリ 〒106-6118 東京都港区六本木6-10-1"], decoys=["106-6118", "1066118"])
+    c.text = auto_text(c.html)
+
+
+@case("ja", "link", "楽天 sign-in link whose path is percent-encoded ログイン; ISO-2022-JP", charset="ISO-2022-JP")
+def ja_b19_rakuten_login_path(c: Case) -> None:
+    c.sender = "楽天会員 <member@rakuten.example>"
+    c.subject = "ログイン用リンクのお知らせ"
+    url = f"https://my.rakuten.example/%E3%83%AD%E3%82%B0%E3%82%A4%E3%83%B3/email?t={c.t('t', 48)}"
+    c.links = [url]
+    help_url = c.never("https://ichiba.faq.rakuten.example/")
+    c.html = plain_html(
+        p("山田太郎 様")
+        + p("以下のリンクをクリックしてログインしてください。リンクの有効期限は15分です。")
+        + p(a(url, "ログインする"))
+        + p(f"お心当たりがない場合は、このメールを破棄してください。{a(help_url, 'よくある質問')}")
+    )
+    c.text = f"山田太郎 様\n\n以下のURLからログインしてください（有効期限15分）。\n{url}\n\nよくある質問：{help_url}\n"
+
+
+@case("ja", "code", "Yahoo! JAPAN 確認コード: the earlier code is void; order and inquiry numbers near it")
+def ja_b19_yahoo_kakunin_code_mae(c: Case) -> None:
+    c.sender = "Yahoo! JAPAN <no-reply@yahoo.example.jp>"
+    c.subject = "確認コードのお知らせ"
+    c.codes = ["318406"]
+    c.never("770512", "store-48291377", "48291377", "3,980", "3980", "0570-00-2010", "0570002010")
+    c.text = dedent("""\
+        Yahoo! JAPAN IDをご利用いただきありがとうございます。
+
+        先ほどお送りした確認コード（770512）は無効になりました。
+        新しい確認コード：318406
+
+        ご注文番号：store-48291377（お支払い金額 3,980円）のお手続きに使用します。
+        有効期限は30分です。
+
+        お問い合わせ：0570-00-2010
+        """)
+
+
+@case("ja", "code", "三井住友銀行 ワンタイムパスワード for a transfer: amount, account and 受付番号 decoys", charset="EUC-JP", text_cte="base64")
+def ja_b19_smbc_onetime_furikomi(c: Case) -> None:
+    c.sender = "三井住友銀行 <info@smbc.example.jp>"
+    c.subject = "ワンタイムパスワードのご案内"
+    c.codes = ["49207316"]
+    c.never("150,000", "150000", "1234567", "2025031400482", "0120-56-3143", "0120563143")
+    c.text = dedent("""\
+        山田太郎 様
+
+        お振込のお手続きを受け付けました。
+        振込金額：150,000円
+        振込先口座：普通 1234567
+        受付番号：2025031400482
+
+        ワンタイムパスワード：49207316
+
+        有効期限は5分です。
+        SMBCダイレクト 0120-56-3143
+        """)
+
+
+@case("ja", "negative", "注文確認: 注文番号, 伝票番号, amount, 配送状況 link; no code", html_cte="quoted-printable")
+def ja_b19_neg_chumon(c: Case) -> None:
+    c.sender = "ヨドバシ・ドット・コム <order@yodobashi.example>"
+    c.subject = "ご注文ありがとうございます（注文番号 2503147720）"
+    track = c.never("https://www.yodobashi.example/ec/support/delivery/?slip=482913770519")
+    c.never("2503147720", "482913770519", "12,800", "12800", "2025/03/16")
+    body = (
+        p("山田太郎 様")
+        + p("ご注文番号：2503147720<br>お支払い金額：12,800円<br>配送業者：ヤマト運輸 伝票番号：482913770519<br>お届け予定日：2025/03/16")
+        + button(track, "配送状況を確認する", bg="#cc0000")
+    )
+    c.html = std(c, body, brand="ヨドバシ", accent="#cc0000", lines=["株式会社ヨドバシカメラ"])
+    c.text = auto_text(c.html)
+
+
+@case("ja", "negative", "ログイン通知: 'お心当たりがない場合はアカウントを保護' and history links, IP and time")
+def ja_b19_neg_login_tsuchi(c: Case) -> None:
+    c.sender = "PayPay <no-reply@paypay.example>"
+    c.subject = "【PayPay】新しい端末からのログイン"
+    secure = c.never("https://paypay.example/account/security/protect")
+    history = c.never("https://paypay.example/account/login-history")
+    c.never("192.0.2.218", "2025/03/14")
+    body = (
+        p("2025/03/14 23:10 に新しい端末からログインがありました。<br>端末：iPhone<br>IPアドレス：192.0.2.218")
+        + p(f"お心当たりがない場合は、{a(secure, 'アカウントを保護する')}から手続きしてください。")
+        + p(a(history, "ログイン履歴を確認する"))
+    )
+    c.html = std(c, body, brand="PayPay", accent="#ff0033", lines=["PayPay株式会社"])
+    c.text = auto_text(c.html)
+
+
+# Korean
+
+
+@case("ko", "code", "네이버 인증번호; 비밀번호 찾기, 보안 설정 and 고객센터 links beside it", charset="EUC-KR", html_cte="base64")
+def ko_b19_naver_injeung_links(c: Case) -> None:
+    c.sender = "네이버 <no-reply@navercorp.example>"
+    c.subject = "[네이버] 인증번호 안내"
+    c.codes = ["735019"]
+    forgot = c.never("https://nid.naver.example/user2/help/pwInquiry")
+    sec = c.never("https://nid.naver.example/user2/help/myInfo?m=viewSecurity")
+    cs = c.never("https://help.naver.example/")
+    c.never("1588-3820", "15883820")
+    body = (
+        p("안녕하세요, 홍길동님.")
+        + p("요청하신 인증번호를 알려드립니다.")
+        + big("735019")
+        + p("인증번호는 3분 동안 유효합니다.")
+        + p(f"{a(forgot, '비밀번호 찾기')} | {a(sec, '보안 설정')} | {a(cs, '고객센터')} 1588-3820")
+    )
+    c.html = std(c, body, brand="NAVER", accent="#03c75a", lines=["네이버 주식회사"])
+    c.text = auto_text(c.html)
+
+
+@case("ko", "link", "쿠팡: Braze tracked URL, intent only in '이메일 인증하기'")
+def ko_b19_coupang_injeung_braze(c: Case) -> None:
+    c.sender = "쿠팡 <no-reply@coupang.example>"
+    c.subject = "이메일 인증을 완료해 주세요"
+    url = b19_trk(c, "braze", "coupang.example", "verify")
+    c.links = [url]
+    unsub = c.never(b19_trk(c, "braze", "coupang.example", "unsub"))
+    body = (
+        p("홍길동님, 쿠팡 가입을 환영합니다.")
+        + p("아래 버튼을 눌러 이메일 인증을 완료해 주세요.")
+        + button(url, "이메일 인증하기", bg="#346aff")
+        + b19_small(a(unsub, "수신거부"))
+    )
+    c.html = std(c, body, brand="쿠팡", accent="#346aff", lines=["쿠팡 주식회사"])
+    c.text = auto_text(c.html)
+
+
+@case("ko", "link", "토스 magic sign-in with a percent-encoded Korean path (로그인)")
+def ko_b19_toss_login_path(c: Case) -> None:
+    c.sender = "토스 <no-reply@toss.example>"
+    c.subject = "토스 로그인 링크"
+    url = f"https://toss.example/%EB%A1%9C%EA%B7%B8%EC%9D%B8/email?token={c.t('t', 48)}"
+    c.links = [url]
+    cs = c.never("https://toss.example/cs")
+    c.never("1599-4905", "15994905")
+    body = (
+        p("아래 버튼을 누르면 토스 비즈니스에 로그인됩니다. 링크는 10분 동안 한 번만 쓸 수 있어요.")
+        + button(url, "로그인", bg="#3182f6")
+        + p(f"요청하지 않으셨다면 무시하세요. {a(cs, '고객센터')} 1599-4905")
+    )
+    c.html = std(c, body, brand="토스", accent="#3182f6", lines=["비바리퍼블리카"])
+    c.text = auto_text(c.html)
+
+
+@case("ko", "code", "11번가 인증번호: earlier code void; 주문번호 and 결제금액 decoys", charset="EUC-KR", text_cte="8bit")
+def ko_b19_11st_injeung_jumun(c: Case) -> None:
+    c.sender = "11번가 <no-reply@11st.example>"
+    c.subject = "[11번가] 결제 인증번호"
+    c.codes = ["290471"]
+    c.never("664028", "202503144829137", "39,800", "39800", "1599-0110", "15990110")
+    c.text = dedent("""\
+        홍길동 고객님,
+
+        이전에 발송된 인증번호(664028)는 더 이상 사용할 수 없습니다.
+
+        결제 인증번호: 290471
+
+        주문번호: 202503144829137
+        결제금액: 39,800원
+
+        고객센터 1599-0110
+        """)
+
+
+@case("ko", "negative", "배송 출발: 운송장번호, 주문번호, 'Track' link; no code")
+def ko_b19_neg_baesong(c: Case) -> None:
+    c.sender = "마켓컬리 <noreply@kurly.example>"
+    c.subject = "주문하신 상품이 배송을 시작했어요"
+    track = c.never("https://www.kurly.example/mypage/order/48291377/delivery")
+    c.never("48291377", "6412-3890-1172", "641238901172", "52,300", "52300")
+    body = (
+        p("홍길동님, 주문하신 상품이 출발했어요.")
+        + p("주문번호: 48291377<br>운송장번호: 6412-3890-1172 (CJ대한통운)<br>결제금액: 52,300원")
+        + button(track, "배송 조회", bg="#5f0080")
+    )
+    c.html = std(c, body, brand="컬리", accent="#5f0080", lines=["주식회사 컬리"])
+    c.text = auto_text(c.html)
+
+
+@case("ko", "negative", "새 기기 로그인 알림: '본인이 아니라면 계정 보호하기' and login history links", charset="EUC-KR", html_cte="quoted-printable")
+def ko_b19_neg_new_login(c: Case) -> None:
+    c.sender = "카카오 <noreply@kakaocorp.example>"
+    c.subject = "새로운 기기에서 로그인했어요"
+    secure = c.never("https://accounts.kakao.example/weblogin/account/protect")
+    history = c.never("https://accounts.kakao.example/weblogin/account/history")
+    c.never("203.0.113.150", "2025.03.14")
+    body = (
+        p("2025.03.14 20:31 새로운 기기(Galaxy S24, IP 203.0.113.150)에서 카카오계정에 로그인했어요.")
+        + p(f"본인이 아니라면 {a(secure, '계정 보호하기')}")
+        + p(a(history, "로그인 기록 보기"))
+    )
+    c.html = std(c, body, brand="kakao", accent="#fee500", lines=["(주)카카오"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

@@ -8046,6 +8046,215 @@ def ko_b19_neg_new_login(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Chinese (simplified and traditional)
+
+
+@case("zh-Hans", "code", "支付宝 验证码; 忘记密码, 安全中心 and 联系客服 links beside it", charset="GB18030", html_cte="base64")
+def zh_hans_b19_alipay_yanzhengma_links(c: Case) -> None:
+    c.sender = "支付宝 <service@mail.alipay.example>"
+    c.subject = "【支付宝】您的验证码"
+    c.codes = ["571930"]
+    forgot = c.never("https://auth.alipay.example/login/findPassword.htm")
+    sec = c.never("https://securitycenter.alipay.example/sc/index.htm")
+    cs = c.never("https://cshall.alipay.example/lab/help_index.htm")
+    c.never("95188")
+    body = (
+        p("尊敬的用户：")
+        + p("您正在进行邮箱验证，本次验证码为：")
+        + big("571930")
+        + p("验证码15分钟内有效，请勿泄露给他人。")
+        + p(f"{a(forgot, '忘记密码')} | {a(sec, '安全中心')} | {a(cs, '联系客服')} 95188")
+    )
+    c.html = std(c, body, brand="支付宝", accent="#1677ff", lines=["支付宝（中国）网络技术有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "code", "京东 验证码: the earlier code expired; 订单号 and amount decoys", charset="GB2312", text_cte="8bit")
+def zh_hans_b19_jd_dingdan_yanzhengma(c: Case) -> None:
+    c.sender = "京东 <jd@jd.example>"
+    c.subject = "京东账户验证码"
+    c.codes = ["830274"]
+    c.never("419305", "302948177120", "1,299.00", "129900", "950618")
+    c.text = dedent("""\
+        尊敬的京东用户：
+
+        您之前获取的验证码419305已失效。
+        新的验证码：830274（5分钟内有效）
+
+        该验证码用于订单302948177120（金额1,299.00元）的支付确认。
+        如非本人操作，请致电客服950618。
+        """)
+
+
+@case("zh-Hans", "link", "飞书 sign-in through an Amazon SES awstrack.me redirect; anchor '登录飞书'", html_cte="base64")
+def zh_hans_b19_feishu_denglu_ses(c: Case) -> None:
+    c.sender = "飞书 <no-reply@feishu.example>"
+    c.subject = "飞书登录链接"
+    url = b19_trk(c, "ses", "feishu.example", "login")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "ses", "feishu.example", "help"))
+    body = (
+        p("你好，张伟：")
+        + p("点击下方按钮即可登录飞书，链接10分钟内有效，仅可使用一次。")
+        + button(url, "登录飞书", bg="#3370ff")
+        + p(f"如非本人操作，请忽略本邮件。{a(help_url, '帮助中心')}")
+    )
+    c.html = std(c, body, brand="飞书", accent="#3370ff", lines=["北京飞书科技有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "link", "哔哩哔哩 e-mail verification with a pinyin path /yanzheng/youxiang; text copy has utm_* (same target)")
+def zh_hans_b19_bilibili_yanzheng_path(c: Case) -> None:
+    c.sender = "哔哩哔哩 <noreply@bilibili.example>"
+    c.subject = "请验证你的邮箱"
+    url = f"https://passport.bilibili.example/yanzheng/youxiang?code_token={c.t('t', 40, 'hex')}"
+    utm = f"{url}&utm_source=mail&utm_medium=verify"
+    c.links = [url, utm]
+    body = (
+        p("亲爱的用户：")
+        + p("请点击下面的按钮完成邮箱验证（24小时内有效）：")
+        + button(url, "验证邮箱", bg="#fb7299")
+    )
+    c.html = std(c, body, brand="bilibili", accent="#fb7299", lines=["上海宽娱数码科技有限公司"])
+    c.text = f"亲爱的用户：\n\n请复制以下链接到浏览器完成邮箱验证（24小时内有效）：\n{utm}\n"
+
+
+@case("zh-Hans", "negative", "电子发票: 发票代码 and 发票号码 ('代码' = code) and 校验码 are invoice identifiers, not one-time codes")
+def zh_hans_b19_neg_fapiao_daima(c: Case) -> None:
+    c.sender = "诺诺发票 <fapiao@nuonuo.example>"
+    c.subject = "您收到一张电子发票"
+    dl = c.never(f"https://fp.nuonuo.example/download?fpdm=031002400111&fphm=48291377&k={c.t('k', 16, 'hex')}")
+    c.never("031002400111", "48291377", "71930 48213 55902 71046", "71930482135590271046", "256.00", "25600", "91310000MA1FL4X82K")
+    body = (
+        p("尊敬的客户：您好！")
+        + p("发票代码：031002400111<br>发票号码：48291377<br>校验码：71930 48213 55902 71046<br>价税合计：¥256.00<br>销方税号：91310000MA1FL4X82K")
+        + button(dl, "下载发票", bg="#e60012")
+    )
+    c.html = std(c, body, brand="诺诺", accent="#e60012", lines=["浙江爱信诺航天信息有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "negative", "新设备登录提醒: '不是本人操作？保护账号' and login-history links", charset="GB18030", html_cte="quoted-printable")
+def zh_hans_b19_neg_denglu_tixing(c: Case) -> None:
+    c.sender = "网易邮箱 <security@service.netease.example>"
+    c.subject = "账号在新设备登录提醒"
+    secure = c.never("https://aq.163.example/protect?from=mail")
+    history = c.never("https://aq.163.example/loginhistory")
+    c.never("198.51.100.210", "2025-03-14")
+    body = (
+        p("您的账号于2025-03-14 19:22在新设备（Windows，杭州，IP 198.51.100.210）登录。")
+        + p(f"不是本人操作？{a(secure, '立即保护账号')}")
+        + p(a(history, "查看登录记录"))
+    )
+    c.html = std(c, body, brand="网易", accent="#d0021b", lines=["网易公司"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "code", "國泰世華 驗證碼; 忘記密碼, 安全設定 and 客服 links beside it", charset="Big5", html_cte="base64")
+def zh_hant_b19_cathay_yanzhengma_links(c: Case) -> None:
+    c.sender = "國泰世華銀行 <service@cathaybk.example>"
+    c.subject = "國泰世華 網路銀行驗證碼"
+    c.codes = ["406285"]
+    forgot = c.never("https://www.cathaybk.example/MyBank/ForgetPassword")
+    sec = c.never("https://www.cathaybk.example/MyBank/Security/Settings")
+    cs = c.never("https://www.cathaybk.example/cathaybk/service/contact-us/")
+    c.never("(02)2383-1000", "0223831000")
+    body = (
+        p("親愛的客戶您好：")
+        + p("您的網路銀行登入驗證碼為：")
+        + big("406285")
+        + p("驗證碼將於5分鐘後失效，請勿提供給他人。")
+        + p(f"{a(forgot, '忘記密碼')} | {a(sec, '安全設定')} | {a(cs, '聯絡客服')} (02)2383-1000")
+    )
+    c.html = std(c, body, brand="國泰世華", accent="#00a29a", lines=["國泰世華商業銀行"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "link", "蝦皮 TW: SendGrid opaque URL, intent only in '驗證電子郵件'")
+def zh_hant_b19_shopee_yanzheng_sendgrid(c: Case) -> None:
+    c.sender = "蝦皮購物 <info@mail.shopee.example.tw>"
+    c.subject = "請驗證您的電子郵件"
+    url = b19_trk(c, "sendgrid", "shopee.example.tw", "verify")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "shopee.example.tw", "help"))
+    body = (
+        p("親愛的用戶您好，")
+        + p("請點擊下方按鈕驗證您的電子郵件地址。")
+        + button(url, "驗證電子郵件", bg="#ee4d2d")
+        + p(f"需要協助嗎？{a(help_url, '幫助中心')}")
+    )
+    c.html = std(c, body, brand="蝦皮", accent="#ee4d2d", lines=["新加坡商蝦皮娛樂電商有限公司台灣分公司"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "code", "LINE Pay 一次性密碼 beside 訂單編號 and 交易金額", charset="Big5", text_cte="base64")
+def zh_hant_b19_linepay_otp_dingdan(c: Case) -> None:
+    c.sender = "LINE Pay <noreply@linepay.example>"
+    c.subject = "LINE Pay 交易驗證"
+    c.codes = ["73920158"]
+    c.never("2025031448291377", "NT$1,280", "1,280", "1280", "02-2326-3298", "0223263298")
+    c.text = dedent("""\
+        親愛的用戶您好：
+
+        訂單編號：2025031448291377
+        交易金額：NT$1,280
+
+        您的一次性密碼：73920158
+
+        密碼3分鐘內有效。客服專線：02-2326-3298
+        """)
+
+
+@case("zh-Hant", "link", "momo 重設密碼 link with a percent-encoded Chinese path (重設密碼)", html_cte="quoted-printable")
+def zh_hant_b19_momo_chongshe_path(c: Case) -> None:
+    c.sender = "momo購物網 <service@momoshop.example.tw>"
+    c.subject = "重設密碼通知"
+    url = f"https://www.momoshop.example.tw/member/%E9%87%8D%E8%A8%AD%E5%AF%86%E7%A2%BC?t={c.t('t', 40, 'b62')}"
+    c.links = [url]
+    c.never("0800-066-666", "0800066666")
+    body = (
+        p("親愛的會員您好：")
+        + p("請點選以下連結重新設定您的密碼（連結30分鐘內有效）：")
+        + p(a(url, "立即重設密碼"))
+        + p("若非本人操作，請忽略此信。客服專線 0800-066-666")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "negative", "電子發票: 發票號碼 and the 4-digit 隨機碼 (random code) are invoice fields, not one-time codes")
+def zh_hant_b19_neg_fapiao_suijima(c: Case) -> None:
+    c.sender = "財政部電子發票整合服務平台 <einvoice@einvoice.example.tw>"
+    c.subject = "電子發票開立通知"
+    q = c.never("https://www.einvoice.example.tw/APCONSUMER/BTC605W/?inv=AB48291377")
+    c.never("AB-48291377", "AB48291377", "48291377", "4821", "420", "24549210")
+    body = (
+        p("您好，您有一張電子發票已開立：")
+        + p("發票號碼：AB-48291377<br>隨機碼：4821<br>總金額：420元<br>賣方統編：24549210")
+        + button(q, "查詢發票明細", bg="#2e7d32")
+    )
+    c.html = std(c, body, brand="財政部", accent="#2e7d32", lines=["財政部財政資訊中心"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "negative", "台灣高鐵 ticket: 訂位代號 booking code, train and seat, amount; no code to type", charset="Big5", text_cte="base64")
+def zh_hant_b19_neg_gaotie_dingwei(c: Case) -> None:
+    c.sender = "台灣高鐵 <tickets@thsrc.example.tw>"
+    c.subject = "台灣高鐵訂位成功通知（訂位代號 08123456）"
+    c.never("08123456", "0817", "1,490", "1490", "2025/03/14")
+    c.text = dedent("""\
+        王小明 先生/小姐 您好：
+
+        訂位代號：08123456
+        車次：0817 台北 08:46 - 左營 10:20
+        日期：2025/03/14
+        座位：7車 12A
+        票價：1,490元
+
+        請於乘車前完成付款取票。
+        """)
+
+
 # ---- end of issue 19 blind cases ----
 
 

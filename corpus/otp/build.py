@@ -8255,6 +8255,202 @@ def zh_hant_b19_neg_gaotie_dingwei(c: Case) -> None:
         """)
 
 
+# English
+
+
+@case("en", "code", "exchange login code below the user's own anti-phishing code; account links and support in never")
+def en_b19_kraken_antiphishing_code(c: Case) -> None:
+    c.sender = "Bitvault <do-not-reply@bitvault.example>"
+    c.subject = "[Bitvault] Login verification code"
+    c.codes = ["604182"]
+    sec = c.never("https://www.bitvault.example/account/security")
+    lock = c.never(f"https://www.bitvault.example/account/lock?t={c.t('lock', 32)}")
+    support = c.never("https://support.bitvault.example/hc/en-us/requests/new")
+    c.never("Rx7Lq2", "203.0.113.74", "2025-03-14")
+    body = (
+        p("<b>Anti-phishing code:</b> Rx7Lq2", "margin:0 0 16px;padding:8px;background:#fff8e1")
+        + p("You are trying to log in from a new IP address (203.0.113.74) on 2025-03-14 08:12 UTC. Your verification code is:")
+        + big("604182")
+        + p("The code is valid for 30 minutes. Bitvault staff will never ask you for it.")
+        + p(f"Don't recognize this activity? {a(lock, 'Disable your account')} immediately, then review your {a(sec, 'security settings')} or {a(support, 'contact support')}.")
+    )
+    c.html = std(c, body, brand="Bitvault", accent="#f0b90b", lines=["Bitvault Ltd."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "magic sign-in with a web button and a second 'Open the desktop app' button: the second is an also_link")
+def en_b19_linear_two_buttons(c: Case) -> None:
+    c.sender = "Tracklane <notifications@tracklane.example>"
+    c.subject = "Your Tracklane login link"
+    t = c.t("t", 40)
+    web = f"https://tracklane.example/auth/email/callback?token={t}&client=web"
+    app_http = f"https://tracklane.example/auth/email/callback?token={t}&client=desktop"
+    c.links = [web]
+    c.also_links = [app_http]
+    privacy = c.never("https://tracklane.example/privacy")
+    body = (
+        h1("Log in to Tracklane")
+        + p("Click the button below to log in. This link expires in 10 minutes and can only be used once.")
+        + button(web, "Log in to Tracklane", bg="#5e6ad2")
+        + p(f"Using the desktop app? {a(app_http, 'Log in to the desktop app')}")
+    )
+    c.html = std(c, body, brand="Tracklane", accent="#5e6ad2", lines=["Tracklane Inc."], links=[("Privacy", privacy)])
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "support-desk identity check: the code, not the case number or the order number")
+def en_b19_support_case_code(c: Case) -> None:
+    c.sender = "Northwind Support <support@northwind.example>"
+    c.subject = "Re: [Case #04829137] Verify your identity to continue"
+    c.codes = ["K4P-9QX", "K4P9QX"]
+    portal = c.never("https://help.northwind.example/hc/requests/04829137")
+    c.never("04829137", "NW-2025-771204", "2025771204", "1-800-555-0142", "8005550142")
+    c.text = dedent(f"""\
+        Hi Jane,
+
+        Thanks for contacting Northwind Support about order NW-2025-771204.
+
+        Before we can discuss your account, please read this one-time verification code to the agent
+        (or reply with it):
+
+            K4P-9QX
+
+        The code expires in 20 minutes.
+
+        View your case: {portal}
+        Case #04829137 | Phone: 1-800-555-0142
+
+        Northwind Support
+        """)
+
+
+@case("en", "link", "Mandrill reset: HTML button and text part carry different tracking URLs for the same reset (also_link)")
+def en_b19_mandrill_reset_two_wrappers(c: Case) -> None:
+    c.sender = "Pagecraft <no-reply@pagecraft.example>"
+    c.subject = "Reset your Pagecraft password"
+    btn = b19_trk(c, "mandrill", "pagecraft.example", "reset-html")
+    txt = b19_trk(c, "mandrill", "pagecraft.example", "reset-text")
+    c.links = [btn]
+    c.also_links = [txt]
+    help_url = c.never(b19_trk(c, "mandrill", "pagecraft.example", "help"))
+    body = (
+        p("Hi Jane,")
+        + p("Someone asked to reset the password for your Pagecraft account. If it was you, click below:")
+        + button(btn, "Reset password", bg="#ff5a5f")
+        + p(f"If you didn't ask, ignore this email. Questions? {a(help_url, 'Visit our help center')}.")
+    )
+    c.html = std(c, body, brand="Pagecraft", accent="#ff5a5f", lines=["Pagecraft, 2261 Market St #4521, San Francisco, CA 94114"], decoys=["94114", "4521"])
+    c.text = f"Hi Jane,\n\nSomeone asked to reset the password for your Pagecraft account. If it was you, open:\n{txt}\n\nHelp: {help_url}\n"
+
+
+@case("en", "code", "hub pairing mail with two labelled codes (one per device): the second is an also_code")
+def en_b19_two_device_pairing_codes(c: Case) -> None:
+    c.sender = "Hearthly Home <noreply@hearthly.example>"
+    c.subject = "Your pairing codes"
+    c.codes = ["48217702", "4821-7702"]
+    c.also_codes = ["66301945", "6630-1945"]
+    manage = c.never("https://home.hearthly.example/devices")
+    c.never("HH-2203-8841", "22038841", "HH-2203-9017", "22039017")
+    body = (
+        p("Hi Jane,")
+        + p("You are adding two hubs to your home. Enter each code on the matching hub within 15 minutes:")
+        + '<table style="font-size:15px;margin:0 0 16px"><tr><td>Living room hub (serial HH-2203-8841)</td><td style="padding-left:16px;font-family:monospace;font-size:20px"><b>4821-7702</b></td></tr>'
+        '<tr><td>Garage hub (serial HH-2203-9017)</td><td style="padding-left:16px;font-family:monospace;font-size:20px"><b>6630-1945</b></td></tr></table>'
+        + p(f"{a(manage, 'Manage your devices')}")
+    )
+    c.html = std(c, body, brand="Hearthly", accent="#ff7a00", lines=["Hearthly Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "Amazon SES awstrack.me redirect with 'Verify email address' anchor; FAQ and terms links")
+def en_b19_ses_verify_email(c: Case) -> None:
+    c.sender = "Roomly <hello@roomly.example>"
+    c.subject = "Please verify your email"
+    url = b19_trk(c, "ses", "roomly.example", "verify")
+    c.links = [url]
+    faq = c.never(b19_trk(c, "ses", "roomly.example", "faq"))
+    terms = c.never(b19_trk(c, "ses", "roomly.example", "terms"))
+    body = (
+        h1("One more step")
+        + p("Verify your email so hosts can reach you about your stays.")
+        + button(url, "Verify email address", bg="#00a699")
+        + b19_small(f"{a(faq, 'FAQ')} &middot; {a(terms, 'Terms of Service')}")
+    )
+    c.html = std(c, body, brand="Roomly", accent="#00a699", lines=["Roomly, Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "sign-up code mail whose footer advertises a promo code WELCOME15", charset="windows-1252", html_cte="quoted-printable")
+def en_b19_code_and_promo_footer(c: Case) -> None:
+    c.sender = "Freshbox <hello@freshbox.example>"
+    c.subject = "Your Freshbox verification code"
+    c.codes = ["5903"]
+    shop = c.never(b19_trk(c, "braze", "freshbox.example", "shop"))
+    c.never("WELCOME15", "2025")
+    body = (
+        p("Welcome to Freshbox!")
+        + p("Enter this code in the app to verify your email:")
+        + big("5903")
+        + p("It’s valid for 10 minutes.")
+        + b19_small(f"New here? Use promo code <b>WELCOME15</b> for 15% off your first box. {a(shop, 'Browse menus')}")
+    )
+    c.html = std(c, body, brand="Freshbox", accent="#7ab317", lines=["© 2025 Freshbox Ltd."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "password-changed notice: 'Wasn't you? Secure your account' and support are not actions to use")
+def en_b19_neg_password_changed_secure(c: Case) -> None:
+    c.sender = "Streamly <account@streamly.example>"
+    c.subject = "Your password was changed"
+    secure = c.never(b19_trk(c, "sendgrid", "streamly.example", "secure"))
+    support = c.never("https://help.streamly.example/contact")
+    c.never("198.51.100.61", "2025")
+    body = (
+        p("Hi Jane,")
+        + p("The password for your Streamly account was changed on March 14, 2025 at 9:41 AM from Safari on macOS (198.51.100.61).")
+        + p(f"Wasn't you? {a(secure, 'Secure your account')} or {a(support, 'contact us')}.")
+    )
+    c.html = std(c, body, brand="Streamly", accent="#e50914", lines=["Streamly, Inc."])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "boarding pass: 'Confirmation code' is a booking locator; flight, seat, gate, check-in links")
+def en_b19_neg_boarding_confirmation_code(c: Case) -> None:
+    c.sender = "Skyward Airlines <noreply@skyward.example>"
+    c.subject = "Your boarding pass - Confirmation code X7KQ2M"
+    bp = c.never(f"https://www.skyward.example/checkin/boardingpass?pnr=X7KQ2M&ln=DOE&k={c.t('k', 16, 'hex')}")
+    manage = c.never("https://www.skyward.example/trips/manage?pnr=X7KQ2M")
+    c.never("X7KQ2M", "SW 1482", "1482", "0062481937204", "14B", "B22", "2025")
+    body = (
+        p("Hi JANE DOE,")
+        + p("Confirmation code: <b>X7KQ2M</b><br>Flight SW 1482 · Mar 14, 2025 · SFO 07:05 → SEA 09:12<br>Seat 14B · Gate B22 · Boarding 06:25<br>Ticket number 0062481937204")
+        + button(bp, "View boarding pass", bg="#0033a0")
+        + p(a(manage, "Manage trip"))
+    )
+    c.html = std(c, body, brand="Skyward", accent="#0033a0", lines=["Skyward Airlines"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "newsletter with 'Confirm your subscription preferences' footer, many links and prices")
+def en_b19_neg_newsletter_confirm_prefs(c: Case) -> None:
+    c.sender = "The Daily Ledger <newsletter@ledger.example>"
+    c.subject = "Morning Brief: markets, March 14"
+    stories = [c.never(b19_trk(c, "mailgun", "ledger.example", f"s{i}")) for i in range(5)]
+    prefs = c.never(b19_trk(c, "mailgun", "ledger.example", "prefs"))
+    unsub = c.never(b19_trk(c, "mailgun", "ledger.example", "unsub"))
+    view = c.never(b19_trk(c, "mailgun", "ledger.example", "view"))
+    c.never("5,614.22", "561422", "41,870", "41870", "2025", "10001")
+    body = (
+        p(a(view, "View in browser"), "font-size:12px")
+        + h1("Morning Brief")
+        + p(f"S&amp;P 500 closed at 5,614.22; Dow at 41,870. {a(stories[0], 'Read more')}")
+        + p(f"{a(stories[1], 'Rates: what the Fed said')}<br>{a(stories[2], 'Earnings calendar')}<br>{a(stories[3], 'Opinion')}<br>{a(stories[4], 'Podcast')}")
+        + b19_small(f"{a(prefs, 'Confirm your subscription preferences')} · {a(unsub, 'Unsubscribe')} · The Daily Ledger, New York, NY 10001")
+    )
+    c.html = std(c, body, brand="The Daily Ledger", accent="#222222", lines=["© 2025 Ledger Media"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

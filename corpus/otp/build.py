@@ -8451,6 +8451,334 @@ def en_b19_neg_newsletter_confirm_prefs(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Danish
+
+
+@case(
+    "da",
+    "code",
+    "Lunar bekræftelseskode; 'Glemt adgangskode?', security settings and contact links",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def da_b19_lunar_bekraeftelseskode(c: Case) -> None:
+    c.sender = "Lunar <noreply@lunar.example>"
+    c.subject = "Din bekræftelseskode"
+    c.codes = ["370915"]
+    forgot = c.never("https://app.lunar.example/da/glemt-adgangskode")
+    sec = c.never("https://app.lunar.example/da/indstillinger/sikkerhed")
+    contact = c.never("https://www.lunar.example/da/kontakt/")
+    c.never("39 10 07 00", "39100700", "35542027")
+    body = (
+        p("Hej Mette,")
+        + p("Her er din bekræftelseskode til at logge ind:")
+        + big("370915")
+        + p("Koden udløber om 10 minutter. Del den aldrig med andre.")
+        + p(f"{a(forgot, 'Glemt adgangskode?')} &middot; {a(sec, 'Sikkerhedsindstillinger')} &middot; {a(contact, 'Kontakt os')} på 39 10 07 00")
+    )
+    c.html = std(c, body, brand="Lunar", accent="#000000", lines=["Lunar Bank A/S, CVR 35542027, Aarhus"])
+    c.text = auto_text(c.html)
+
+
+@case("da", "link", "DBA: SendGrid opaque URL, intent only in 'Bekræft din e-mail'")
+def da_b19_dba_bekraeft_sendgrid(c: Case) -> None:
+    c.sender = "DBA <noreply@dba.example>"
+    c.subject = "Bekræft din e-mailadresse"
+    url = b19_trk(c, "sendgrid", "dba.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "dba.example", "help"))
+    body = (
+        p("Hej Mette,")
+        + p("Tak fordi du oprettede en profil. Bekræft din e-mail for at komme i gang.")
+        + button(url, "Bekræft din e-mail", bg="#0f3c7d")
+        + p(f"Brug for hjælp? {a(help_url, 'Hjælpecenter')}")
+    )
+    c.html = std(c, body, brand="DBA", accent="#0f3c7d", lines=["DBA ApS, København"])
+    c.text = auto_text(c.html)
+
+
+@case("da", "link", "Danish reset path /nulstil-adgangskode/, plain text ISO-8859-15", charset="ISO-8859-15", text_cte="quoted-printable")
+def da_b19_nulstil_adgangskode(c: Case) -> None:
+    c.sender = "Coop <noreply@coop.example>"
+    c.subject = "Nulstil din adgangskode"
+    url = f"https://medlem.coop.example/nulstil-adgangskode/{c.t('t', 40, 'hex')}"
+    c.links = [url]
+    c.never("43 86 20 20", "43862020")
+    c.text = dedent(f"""\
+        Hej Mette,
+
+        Du har bedt om at nulstille din adgangskode. Vælg en ny adgangskode her:
+
+        {url}
+
+        Linket virker i 60 minutter. Har du ikke bedt om det, kan du se bort fra denne e-mail.
+
+        Coop Medlemsservice: 43 86 20 20
+        """)
+
+
+@case("da", "code", "Netto+ login code beside member number and a postcode", charset="windows-1252", text_cte="8bit")
+def da_b19_netto_kode_medlemsnummer(c: Case) -> None:
+    c.sender = "Netto+ <noreply@netto.example>"
+    c.subject = "Din kode til Netto+"
+    c.codes = ["8264"]
+    c.never("4402918377", "2605", "8260")
+    c.text = dedent("""\
+        Hej Mette,
+
+        Din kode til Netto+ er: 8264
+
+        Medlemsnummer: 4402918377
+        Butik: Netto Brøndby, 2605 Brøndby
+
+        Koden gælder i 15 minutter.
+        Salling Group, 8260 Viby J
+        """)
+
+
+@case("da", "negative", "ordrebekræftelse: ordrenummer, track-and-trace, amount and 'Følg pakke' link")
+def da_b19_neg_ordrebekraeftelse(c: Case) -> None:
+    c.sender = "Elgiganten <ordre@elgiganten.example>"
+    c.subject = "Ordrebekræftelse 7720194831"
+    track = c.never(b19_trk(c, "salesforce", "elgiganten.example", "track"))
+    c.never("7720194831", "00057151270481937204", "1.499,00", "149900")
+    body = (
+        h1("Tak for din ordre")
+        + p("Ordrenummer: 7720194831<br>Total: 1.499,00 kr.<br>Track &amp; trace: 00057151270481937204")
+        + button(track, "Følg pakke", bg="#00a0e3")
+    )
+    c.html = std(c, body, brand="Elgiganten", accent="#00a0e3", lines=["Elgiganten A/S"])
+    c.text = auto_text(c.html)
+
+
+@case("da", "negative", "new sign-in alert: 'Var det ikke dig? Beskyt din konto' and device list")
+def da_b19_neg_nyt_login(c: Case) -> None:
+    c.sender = "TV 2 Play <noreply@tv2.example>"
+    c.subject = "Nyt login på din konto"
+    secure = c.never("https://play.tv2.example/konto/sikkerhed/beskyt")
+    devices = c.never("https://play.tv2.example/konto/enheder")
+    c.never("192.0.2.14")
+    body = (
+        p("Hej Mette,")
+        + p("Der er logget ind på din konto fra en ny enhed (Apple TV, Odense, IP 192.0.2.14).")
+        + p(f"Var det ikke dig? {a(secure, 'Beskyt din konto')}")
+        + p(a(devices, "Se dine enheder"))
+    )
+    c.html = std(c, body, brand="TV 2", accent="#e20a17", lines=["TV 2 Danmark A/S, Odense"])
+    c.text = auto_text(c.html)
+
+
+# Finnish
+
+
+@case("fi", "code", "OP vahvistuskoodi; 'Unohditko salasanan?', security settings and contact links", charset="ISO-8859-15", html_cte="quoted-printable")
+def fi_b19_op_vahvistuskoodi(c: Case) -> None:
+    c.sender = "OP <noreply@op.example>"
+    c.subject = "Vahvistuskoodisi"
+    c.codes = ["491736"]
+    forgot = c.never("https://www.op.example/tunnukset/unohditko-salasanan")
+    sec = c.never("https://www.op.example/asetukset/turvallisuus")
+    contact = c.never("https://www.op.example/yhteystiedot")
+    c.never("0100 0500", "01000500")
+    body = (
+        p("Hei Matti,")
+        + p("Vahvistuskoodisi kirjautumista varten:")
+        + big("491736")
+        + p("Koodi on voimassa 5 minuuttia. Älä kerro koodia kenellekään.")
+        + p(f"{a(forgot, 'Unohditko salasanan?')} | {a(sec, 'Turvallisuusasetukset')} | {a(contact, 'Ota yhteyttä')} 0100 0500")
+    )
+    c.html = std(c, body, brand="OP", accent="#ff6a10", lines=["OP Osuuskunta, Helsinki"])
+    c.text = auto_text(c.html)
+
+
+@case("fi", "link", "Tori: Mailgun opaque redirect, intent only in 'Vahvista sähköpostiosoite'")
+def fi_b19_tori_vahvista_mailgun(c: Case) -> None:
+    c.sender = "Tori <noreply@tori.example>"
+    c.subject = "Vahvista sähköpostiosoitteesi"
+    url = b19_trk(c, "mailgun", "tori.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "mailgun", "tori.example", "help"))
+    body = (
+        p("Hei Matti,")
+        + p("Vahvista sähköpostiosoitteesi, niin voit jättää ilmoituksia.")
+        + button(url, "Vahvista sähköpostiosoite", bg="#f04e23")
+        + p(f"{a(help_url, 'Ohjeet ja tuki')}")
+    )
+    c.html = std(c, body, brand="Tori", accent="#f04e23", lines=["Tori, Helsinki"])
+    c.text = auto_text(c.html)
+
+
+@case("fi", "link", "magic sign-in with a Finnish path /kirjaudu/linkki; privacy link", html_cte="base64")
+def fi_b19_kirjaudu_linkki(c: Case) -> None:
+    c.sender = "Yle Tunnus <tunnus@yle.example>"
+    c.subject = "Kirjautumislinkki Yle Tunnukseen"
+    url = f"https://tunnus.yle.example/kirjaudu/linkki?t={c.t('t', 48)}"
+    c.links = [url]
+    body = (
+        p("Hei,")
+        + p("Kirjaudu Yle Tunnukseen alla olevasta painikkeesta. Linkki on voimassa 15 minuuttia.")
+        + button(url, "Kirjaudu sisään", bg="#00b4c4")
+        + p("Jos et pyytänyt linkkiä, voit jättää viestin huomiotta.")
+    )
+    c.html = std(c, body, brand="Yle", accent="#00b4c4", lines=["Yleisradio Oy"], links=[("Tietosuoja", "https://yle.example/tietosuoja")])
+    c.text = auto_text(c.html)
+
+
+@case("fi", "code", "Posti code beside a JJFI shipment id and a postcode", charset="ISO-8859-1", text_cte="base64")
+def fi_b19_posti_koodi_lahetystunnus(c: Case) -> None:
+    c.sender = "Posti <noreply@posti.example>"
+    c.subject = "Vahvistuskoodi toimitusosoitteen muutokseen"
+    c.codes = ["60913"]
+    c.never("JJFI64829137700412955", "00100", "0200 77000", "020077000")
+    c.text = dedent("""\
+        Hei Matti,
+
+        Olet muuttamassa lähetyksen JJFI64829137700412955 toimitusosoitetta:
+        Mannerheimintie 10, 00100 Helsinki
+
+        Vahvistuskoodi: 60913
+
+        Asiakaspalvelu 0200 77000
+        Posti
+        """)
+
+
+@case("fi", "negative", "lasku: viitenumero (reference), IBAN, eräpäivä, amount; 'Maksa lasku' link")
+def fi_b19_neg_lasku_viitenumero(c: Case) -> None:
+    c.sender = "Elisa <laskutus@elisa.example>"
+    c.subject = "Elisan lasku maaliskuu 2025"
+    pay = c.never(b19_trk(c, "salesforce", "elisa.example", "pay"))
+    c.never("RF18 5390 0754 7034", "RF18539007547034", "FI21 1234 5600 0007 85", "FI2112345600000785", "34,90", "3490", "31.3.2025")
+    body = (
+        p("Hei Matti,")
+        + p("Summa: 34,90 €<br>Eräpäivä: 31.3.2025<br>Viitenumero: RF18 5390 0754 7034<br>Tilinumero: FI21 1234 5600 0007 85")
+        + button(pay, "Maksa lasku", bg="#0019af")
+    )
+    c.html = std(c, body, brand="Elisa", accent="#0019af", lines=["Elisa Oyj"])
+    c.text = auto_text(c.html)
+
+
+@case("fi", "negative", "new sign-in alert: 'Etkö se ollut sinä? Suojaa tilisi' and activity link")
+def fi_b19_neg_uusi_kirjautuminen(c: Case) -> None:
+    c.sender = "Wolt <no-reply@wolt.example>"
+    c.subject = "Uusi kirjautuminen Wolt-tiliisi"
+    secure = c.never(b19_trk(c, "braze", "wolt.example", "secure"))
+    c.never("198.51.100.8")
+    body = (
+        p("Hei Matti,")
+        + p("Tiliisi kirjauduttiin uudelta laitteelta (Android, Tampere, IP 198.51.100.8).")
+        + p(f"Etkö se ollut sinä? {a(secure, 'Suojaa tilisi')}")
+    )
+    c.html = std(c, body, brand="Wolt", accent="#009de0", lines=["Wolt Enterprises Oy"])
+    c.text = auto_text(c.html)
+
+
+# Hungarian
+
+
+@case("hu", "code", "OTP Bank ellenőrző kód; 'Elfelejtette jelszavát?', security settings and help links", charset="ISO-8859-2", html_cte="quoted-printable")
+def hu_b19_otp_ellenorzo_kod(c: Case) -> None:
+    c.sender = "OTP Bank <ertesites@otpbank.example>"
+    c.subject = "Az Ön ellenőrző kódja"
+    c.codes = ["38204719"]
+    forgot = c.never("https://www.otpbank.example/portal/hu/elfelejtett-jelszo")
+    sec = c.never("https://www.otpbank.example/portal/hu/biztonsagi-beallitasok")
+    help_url = c.never("https://www.otpbank.example/portal/hu/segitseg")
+    c.never("+36 1 3 666 666", "3613666666")
+    body = (
+        p("Tisztelt Ügyfelünk!")
+        + p("Az OTP InternetBank belépéshez szükséges ellenőrző kód:")
+        + big("38204719", spacing=4)
+        + p("A kód 5 percig érvényes. Soha ne adja meg senkinek.")
+        + p(f"{a(forgot, 'Elfelejtette jelszavát?')} | {a(sec, 'Biztonsági beállítások')} | {a(help_url, 'Segítség')} +36 1 3 666 666")
+    )
+    c.html = std(c, body, brand="OTP Bank", accent="#52ae30", lines=["OTP Bank Nyrt., Budapest"])
+    c.text = auto_text(c.html)
+
+
+@case("hu", "link", "HubSpot tracked URL, intent only in 'E-mail-cím megerősítése'")
+def hu_b19_megerosites_hubspot(c: Case) -> None:
+    c.sender = "Számlázz.hu <info@szamlazz.example>"
+    c.subject = "Erősítse meg e-mail-címét"
+    url = b19_trk(c, "hubspot", "szamlazz.example", "confirm")
+    c.links = [url]
+    unsub = c.never(b19_trk(c, "hubspot", "szamlazz.example", "unsub"))
+    body = (
+        p("Kedves Kovács Anna!")
+        + p("A regisztráció befejezéséhez kattintson az alábbi gombra.")
+        + button(url, "E-mail-cím megerősítése", bg="#ff7a00")
+        + b19_small(a(unsub, "Leiratkozás"))
+    )
+    c.html = std(c, body, brand="Számlázz.hu", accent="#ff7a00", lines=["KBOSS.hu Kft."])
+    c.text = auto_text(c.html)
+
+
+@case("hu", "link", "Hungarian reset path /jelszo-visszaallitas/, windows-1250 QP HTML", charset="windows-1250", html_cte="quoted-printable")
+def hu_b19_jelszo_visszaallitas(c: Case) -> None:
+    c.sender = "eMAG.hu <noreply@emag.example>"
+    c.subject = "Jelszó-visszaállítás"
+    url = f"https://www.emag.example/user/jelszo-visszaallitas/{c.t('t', 40, 'b62')}"
+    c.links = [url]
+    c.never("+36 1 999 0000", "3619990000")
+    body = (
+        p("Kedves Anna!")
+        + p("Új jelszó beállításához kattintson az alábbi linkre (24 óráig érvényes):")
+        + p(a(url, "Új jelszó beállítása"))
+        + p("Ha nem Ön kérte, hagyja figyelmen kívül ezt a levelet. Ügyfélszolgálat: +36 1 999 0000")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+
+
+@case("hu", "code", "Telekom code: the earlier code is invalid; customer number and phone decoys", charset="ISO-8859-2", text_cte="8bit")
+def hu_b19_telekom_elozo_kod(c: Case) -> None:
+    c.sender = "Telekom <ertesito@telekom.example>"
+    c.subject = "Új megerősítő kód"
+    c.codes = ["725041"]
+    c.never("389016", "4820193377", "+36 30 123 4567", "36301234567", "1414")
+    c.text = dedent("""\
+        Kedves Ügyfelünk!
+
+        A korábban küldött kód (389016) már nem érvényes.
+        Az új megerősítő kód: 725041
+
+        Ügyfélszám: 4820193377
+        Telefonszám: +36 30 123 4567
+
+        Telekom ügyfélszolgálat: 1414
+        """)
+
+
+@case("hu", "negative", "számla: számlaszám, ügyfélazonosító, amount, 'Számla befizetése' link", html_cte="base64")
+def hu_b19_neg_szamla(c: Case) -> None:
+    c.sender = "MVM Next <szamla@mvm.example>"
+    c.subject = "Elkészült a márciusi számlája"
+    pay = c.never(b19_trk(c, "salesforce", "mvm.example", "pay"))
+    c.never("SZ-2025-0048213", "20250048213", "3000482913", "12 480", "12480", "2025.03.31")
+    body = (
+        p("Tisztelt Ügyfelünk!")
+        + p("Számlaszám: SZ-2025-0048213<br>Ügyfélazonosító: 3000482913<br>Fizetendő: 12 480 Ft<br>Határidő: 2025.03.31")
+        + button(pay, "Számla befizetése", bg="#e4002b")
+    )
+    c.html = std(c, body, brand="MVM", accent="#e4002b", lines=["MVM Next Energiakereskedelmi Zrt."])
+    c.text = auto_text(c.html)
+
+
+@case("hu", "negative", "new sign-in alert: 'Nem Ön volt? Védje meg fiókját' and activity link")
+def hu_b19_neg_uj_bejelentkezes(c: Case) -> None:
+    c.sender = "Foodora <noreply@foodora.example>"
+    c.subject = "Új bejelentkezés a fiókjába"
+    secure = c.never("https://www.foodora.example/hu/fiok/biztonsag/vedelem")
+    c.never("203.0.113.66", "2025.03.14")
+    body = (
+        p("Kedves Anna!")
+        + p("2025.03.14 20:14-kor új eszközről jelentkeztek be a fiókjába (iPhone, Debrecen, IP 203.0.113.66).")
+        + p(f"Nem Ön volt? {a(secure, 'Védje meg fiókját')}")
+    )
+    c.html = std(c, body, brand="foodora", accent="#d70f64", lines=["Netpincér.hu Kft."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

@@ -8779,6 +8779,324 @@ def hu_b19_neg_uj_bejelentkezes(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Romanian
+
+
+@case("ro", "code", "Banca Transilvania cod de verificare; 'Ai uitat parola?', security settings and support links", charset="ISO-8859-16", html_cte="quoted-printable")
+def ro_b19_bt_cod_verificare(c: Case) -> None:
+    c.sender = "Banca Transilvania <notificari@bancatransilvania.example>"
+    c.subject = "Codul tău de verificare"
+    c.codes = ["952701"]
+    forgot = c.never("https://neo.bancatransilvania.example/ai-uitat-parola")
+    sec = c.never("https://neo.bancatransilvania.example/setari/securitate")
+    support = c.never("https://www.bancatransilvania.example/contact")
+    c.never("0264 308 028", "0264308028")
+    body = (
+        p("Bună, Andrei!")
+        + p("Codul tău de verificare pentru autentificare este:")
+        + big("952701")
+        + p("Codul este valabil 5 minute. Nu-l comunica nimănui.")
+        + p(f"{a(forgot, 'Ai uitat parola?')} | {a(sec, 'Setări de securitate')} | {a(support, 'Contactează-ne')} 0264 308 028")
+    )
+    c.html = std(c, body, brand="BT", accent="#0066b3", lines=["Banca Transilvania S.A., Cluj-Napoca"])
+    c.text = auto_text(c.html)
+
+
+@case("ro", "link", "eMAG: Salesforce click.<domain>/?qs= URL, intent only in 'Confirmă adresa de email'")
+def ro_b19_emag_confirma_salesforce(c: Case) -> None:
+    c.sender = "eMAG <noreply@emag.example.ro>"
+    c.subject = "Confirmă adresa de email"
+    url = b19_trk(c, "salesforce", "emag.example.ro", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "salesforce", "emag.example.ro", "help"))
+    body = (
+        p("Salut, Andrei!")
+        + p("Mai ai un singur pas: confirmă adresa de email ca să primești noutăți despre comenzile tale.")
+        + button(url, "Confirmă adresa de email", bg="#005eb8")
+        + p(f"{a(help_url, 'Centrul de ajutor')}")
+    )
+    c.html = std(c, body, brand="eMAG", accent="#005eb8", lines=["Dante International S.A."])
+    c.text = auto_text(c.html)
+
+
+@case("ro", "link", "Romanian reset path /resetare-parola/, windows-1250 with cedilla ţ/ş as old senders wrote them", charset="windows-1250", html_cte="quoted-printable")
+def ro_b19_resetare_parola(c: Case) -> None:
+    c.sender = "OLX România <no-reply@olx.example.ro>"
+    c.subject = "Resetează-ţi parola"
+    url = f"https://www.olx.example.ro/cont/resetare-parola/?token={c.t('t', 40, 'hex')}"
+    c.links = [url]
+    c.html = plain_html(
+        p("Salut,")
+        + p("Am primit o cerere de resetare a parolei pentru contul tău OLX.")
+        + p(a(url, "Setează o parolă nouă"))
+        + p("Linkul expiră în 2 ore. Dacă nu ai cerut resetarea, ignoră acest email.")
+    )
+    c.text = f"Salut,\n\nSetează o parolă nouă:\n{url}\n\nLinkul expiră în 2 ore.\n"
+
+
+@case("ro", "code", "FAN Courier code beside an AWB number and a postcode", charset="ISO-8859-16", text_cte="base64")
+def ro_b19_fancourier_cod_awb(c: Case) -> None:
+    c.sender = "FAN Courier <noreply@fancourier.example>"
+    c.subject = "Cod de confirmare pentru livrare"
+    c.codes = ["7391"]
+    c.never("2410048291377", "400604", "021 9336", "0219336")
+    c.text = dedent("""\
+        Bună ziua,
+
+        Coletul cu AWB 2410048291377 va fi livrat azi la adresa:
+        Str. Memorandumului 28, Cluj-Napoca, cod poștal 400604
+
+        Comunică-i curierului codul de confirmare: 7391
+
+        Call center: 021 9336
+        """)
+
+
+@case("ro", "negative", "factură: număr factură, cod client, IBAN, amount; 'Plătește acum' link")
+def ro_b19_neg_factura(c: Case) -> None:
+    c.sender = "Digi <facturi@digi.example>"
+    c.subject = "Factura ta Digi pentru martie 2025"
+    pay = c.never(b19_trk(c, "salesforce", "digi.example", "pay"))
+    c.never("DIG25-0048213", "250048213", "Cod client: 4820193", "4820193", "RO49 AAAA 1B31 0075 9384 0000", "RO49AAAA1B31007593840000", "48,50", "4850")
+    body = (
+        p("Bună, Andrei!")
+        + p("Factura nr. DIG25-0048213<br>Cod client: 4820193<br>Total de plată: 48,50 lei<br>IBAN: RO49 AAAA 1B31 0075 9384 0000")
+        + button(pay, "Plătește acum", bg="#1d4f91")
+    )
+    c.html = std(c, body, brand="Digi", accent="#1d4f91", lines=["Digi Romania S.A."])
+    c.text = auto_text(c.html)
+
+
+@case("ro", "negative", "new sign-in alert: 'Nu ai fost tu? Securizează-ți contul' and activity link")
+def ro_b19_neg_autentificare_noua(c: Case) -> None:
+    c.sender = "Glovo <no-reply@glovoapp.example>"
+    c.subject = "Autentificare nouă în contul tău"
+    secure = c.never(b19_trk(c, "mailgun", "glovoapp.example", "secure"))
+    c.never("192.0.2.99")
+    body = (
+        p("Salut, Andrei!")
+        + p("Cineva s-a autentificat în contul tău de pe un dispozitiv nou (Android, Iași, IP 192.0.2.99).")
+        + p(f"Nu ai fost tu? {a(secure, 'Securizează-ți contul')}")
+    )
+    c.html = std(c, body, brand="Glovo", accent="#ffc244", lines=["Glovoapp Romania S.R.L."])
+    c.text = auto_text(c.html)
+
+
+# Greek
+
+
+@case(
+    "el",
+    "code",
+    "Eurobank κωδικός επαλήθευσης; 'κωδικός πρόσβασης' (password) links beside it, ISO-8859-7",
+    charset="ISO-8859-7",
+    html_cte="quoted-printable",
+)
+def el_b19_eurobank_kodikos_epalithefsis(c: Case) -> None:
+    c.sender = "Eurobank <noreply@eurobank.example>"
+    c.subject = "Ο κωδικός επαλήθευσης σας"
+    c.codes = ["604913"]
+    forgot = c.never("https://ebanking.eurobank.example/xechasa-kodiko")
+    sec = c.never("https://ebanking.eurobank.example/rythmiseis/asfaleia")
+    c.never("210 955 5000", "2109555000")
+    body = (
+        p("Αγαπητέ πελάτη,")
+        + p("Ο κωδικός επαλήθευσης για τη σύνδεσή σας είναι:")
+        + big("604913")
+        + p("Ισχύει για 3 λεπτά. Μην τον μοιραστείτε με κανέναν.")
+        + p(f"{a(forgot, 'Ξεχάσατε τον κωδικό πρόσβασης;')} | {a(sec, 'Ρυθμίσεις ασφαλείας')} | Τηλ. 210 955 5000")
+    )
+    c.html = std(c, body, brand="Eurobank", accent="#c8102e", lines=["Eurobank S.A., Αθήνα"])
+    c.text = auto_text(c.html)
+
+
+@case("el", "link", "Skroutz: SendGrid opaque URL, intent only in 'Επιβεβαίωση email'")
+def el_b19_skroutz_epivevaiosi_sendgrid(c: Case) -> None:
+    c.sender = "Skroutz <noreply@skroutz.example>"
+    c.subject = "Επιβεβαίωσε το email σου"
+    url = b19_trk(c, "sendgrid", "skroutz.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "skroutz.example", "help"))
+    body = (
+        p("Γεια σου Νίκο,")
+        + p("Πάτησε το κουμπί για να επιβεβαιώσεις τη διεύθυνση email σου.")
+        + button(url, "Επιβεβαίωση email", bg="#f68b24")
+        + p(f"{a(help_url, 'Βοήθεια')}")
+    )
+    c.html = std(c, body, brand="Skroutz", accent="#f68b24", lines=["Skroutz A.E."])
+    c.text = auto_text(c.html)
+
+
+@case("el", "link", "magic sign-in with a transliterated Greek path /syndesi/link", html_cte="base64")
+def el_b19_syndesi_link(c: Case) -> None:
+    c.sender = "efood <noreply@efood.example>"
+    c.subject = "Ο σύνδεσμος σύνδεσης στο efood"
+    url = f"https://www.efood.example/syndesi/link?t={c.t('t', 48)}"
+    c.links = [url]
+    body = (
+        p("Γεια σου,")
+        + p("Πάτησε το παρακάτω κουμπί για να συνδεθείς. Ο σύνδεσμος ισχύει για 15 λεπτά.")
+        + button(url, "Σύνδεση", bg="#ed2e2e")
+        + p("Αν δεν το ζήτησες εσύ, αγνόησε αυτό το email.")
+    )
+    c.html = std(c, body, brand="efood", accent="#ed2e2e", lines=["Delivery Hero Hellas"], links=[("Απόρρητο", "https://www.efood.example/aporrito")])
+    c.text = auto_text(c.html)
+
+
+@case("el", "code", "ACS courier code beside a voucher number and a postcode", charset="windows-1253", text_cte="8bit")
+def el_b19_acs_kodikos_voucher(c: Case) -> None:
+    c.sender = "ACS Courier <noreply@acscourier.example>"
+    c.subject = "Κωδικός παραλαβής αποστολής"
+    c.codes = ["5820"]
+    c.never("7204819377", "10431", "210 81 90 000", "2108190000")
+    c.text = dedent("""\
+        Αγαπητέ πελάτη,
+
+        Η αποστολή με αριθμό voucher 7204819377 βρίσκεται στο ACS Point (Τ.Κ. 10431).
+        Κωδικός παραλαβής: 5820
+
+        Εξυπηρέτηση πελατών: 210 81 90 000
+        """)
+
+
+@case("el", "negative", "τιμολόγιο: αριθμός παραστατικού, ΑΦΜ, amount; 'Πληρωμή' link", charset="ISO-8859-7", html_cte="base64")
+def el_b19_neg_timologio(c: Case) -> None:
+    c.sender = "Cosmote <billing@cosmote.example>"
+    c.subject = "Ο λογαριασμός σας Μαρτίου 2025"
+    pay = c.never(b19_trk(c, "salesforce", "cosmote.example", "pay"))
+    c.never("482019377", "094019245", "38,40", "3840", "31/03/2025")
+    body = (
+        p("Αγαπητέ πελάτη,")
+        + p("Αριθμός λογαριασμού: 482019377<br>ΑΦΜ: 094019245<br>Ποσό: 38,40 €<br>Λήξη: 31/03/2025")
+        + button(pay, "Πληρωμή", bg="#00a651")
+    )
+    c.html = std(c, body, brand="Cosmote", accent="#00a651", lines=["ΟΤΕ Α.Ε."])
+    c.text = auto_text(c.html)
+
+
+@case("el", "negative", "new sign-in alert: 'Δεν ήσουν εσύ; Προστάτευσε τον λογαριασμό σου'")
+def el_b19_neg_nea_syndesi(c: Case) -> None:
+    c.sender = "Vodafone <noreply@vodafone.example.gr>"
+    c.subject = "Νέα σύνδεση στον λογαριασμό σου"
+    secure = c.never("https://my.vodafone.example.gr/asfaleia/prostasia")
+    c.never("198.51.100.130")
+    body = (
+        p("Γεια σου Νίκο,")
+        + p("Έγινε σύνδεση στον λογαριασμό σου από νέα συσκευή (Chrome, Θεσσαλονίκη, IP 198.51.100.130).")
+        + p(f"Δεν ήσουν εσύ; {a(secure, 'Προστάτευσε τον λογαριασμό σου')}")
+    )
+    c.html = std(c, body, brand="Vodafone", accent="#e60000", lines=["Vodafone-Panafon"])
+    c.text = auto_text(c.html)
+
+
+# Indonesian
+
+
+@case("id", "code", "Tokopedia kode OTP; 'Lupa kata sandi?', security settings and help links")
+def id_b19_tokopedia_kode_otp(c: Case) -> None:
+    c.sender = "Tokopedia <noreply@tokopedia.example>"
+    c.subject = "Kode OTP Tokopedia kamu"
+    c.codes = ["819204"]
+    forgot = c.never("https://www.tokopedia.example/reset-password")
+    sec = c.never("https://www.tokopedia.example/settings/security")
+    help_url = c.never("https://www.tokopedia.example/help")
+    c.never("1500 977", "1500977")
+    body = (
+        p("Hai Budi,")
+        + p("Masukkan kode OTP berikut untuk masuk ke akunmu:")
+        + big("819204")
+        + p("Kode berlaku 5 menit. Jangan berikan kode ini kepada siapa pun, termasuk pihak Tokopedia.")
+        + p(f"{a(forgot, 'Lupa kata sandi?')} | {a(sec, 'Pengaturan keamanan')} | {a(help_url, 'Pusat Bantuan')} 1500 977")
+    )
+    c.html = std(c, body, brand="Tokopedia", accent="#03ac0e", lines=["PT Tokopedia, Jakarta"])
+    c.text = auto_text(c.html)
+
+
+@case("id", "link", "Gojek: Braze ablink URL, intent only in 'Verifikasi email'", html_cte="quoted-printable")
+def id_b19_gojek_verifikasi_braze(c: Case) -> None:
+    c.sender = "Gojek <no-reply@gojek.example>"
+    c.subject = "Verifikasi email kamu"
+    url = b19_trk(c, "braze", "gojek.example", "verify")
+    c.links = [url]
+    unsub = c.never(b19_trk(c, "braze", "gojek.example", "unsub"))
+    body = (
+        p("Hai Budi,")
+        + p("Klik tombol di bawah untuk memverifikasi email kamu.")
+        + button(url, "Verifikasi email", bg="#00aa13")
+        + b19_small(a(unsub, "Berhenti berlangganan"))
+    )
+    c.html = std(c, body, brand="Gojek", accent="#00aa13", lines=["PT GoTo Gojek Tokopedia Tbk"])
+    c.text = auto_text(c.html)
+
+
+@case("id", "link", "Traveloka reset with an Indonesian path /atur-ulang-kata-sandi/", charset="ISO-8859-1")
+def id_b19_traveloka_atur_ulang(c: Case) -> None:
+    c.sender = "Traveloka <noreply@traveloka.example>"
+    c.subject = "Atur ulang kata sandi"
+    url = f"https://www.traveloka.example/id-id/atur-ulang-kata-sandi?token={c.t('t', 40, 'b62')}"
+    c.links = [url]
+    c.never("0804 1500 808", "08041500808")
+    c.text = dedent(f"""\
+        Hai Budi,
+
+        Kami menerima permintaan untuk mengatur ulang kata sandi akun Traveloka kamu.
+        Buka tautan berikut dalam 1 jam:
+
+        {url}
+
+        Jika kamu tidak meminta ini, abaikan email ini.
+        Layanan pelanggan: 0804 1500 808
+        """)
+
+
+@case("id", "code", "BCA kode transaksi: earlier code void; account number and amount decoys", charset="windows-1252", text_cte="quoted-printable")
+def id_b19_bca_kode_sebelumnya(c: Case) -> None:
+    c.sender = "BCA <notifikasi@bca.example>"
+    c.subject = "Kode verifikasi transaksi"
+    c.codes = ["40719385"]
+    c.never("18204937", "8730482913", "2.750.000", "2750000", "1500888")
+    c.text = dedent("""\
+        Nasabah Yth.,
+
+        Kode yang dikirim sebelumnya (18204937) sudah tidak berlaku.
+
+        Transfer dari rekening 8730482913 sebesar Rp 2.750.000
+        Kode verifikasi: 40719385
+
+        Halo BCA 1500888
+        """)
+
+
+@case("id", "negative", "hotel booking: 'Kode booking' and 'No. pesanan' are booking identifiers; manage link")
+def id_b19_neg_kode_booking(c: Case) -> None:
+    c.sender = "tiket.com <noreply@tiket.example>"
+    c.subject = "E-voucher hotel kamu - Kode booking TK7Q2X"
+    manage = c.never("https://www.tiket.example/myorder/1204829137")
+    c.never("TK7Q2X", "1204829137", "1.350.000", "1350000", "14/03/2025")
+    body = (
+        p("Hai Budi,")
+        + p("Kode booking: <b>TK7Q2X</b><br>No. pesanan: 1204829137<br>Check-in: 14/03/2025<br>Total: Rp 1.350.000")
+        + button(manage, "Lihat pesanan", bg="#0064d2")
+    )
+    c.html = std(c, body, brand="tiket.com", accent="#0064d2", lines=["PT Global Tiket Network"])
+    c.text = auto_text(c.html)
+
+
+@case("id", "negative", "new sign-in alert: 'Bukan kamu? Amankan akunmu' and activity link")
+def id_b19_neg_login_baru(c: Case) -> None:
+    c.sender = "Shopee <info@shopee.example.co.id>"
+    c.subject = "Login baru ke akun Shopee kamu"
+    secure = c.never("https://shopee.example.co.id/user/account/security?src=mail")
+    c.never("203.0.113.44")
+    body = (
+        p("Hai Budi,")
+        + p("Ada login baru ke akunmu dari perangkat Android (Surabaya, IP 203.0.113.44).")
+        + p(f"Bukan kamu? {a(secure, 'Amankan akunmu')}")
+    )
+    c.html = std(c, body, brand="Shopee", accent="#ee4d2d", lines=["PT Shopee International Indonesia"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

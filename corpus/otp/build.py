@@ -6059,13 +6059,21 @@ def sv_b19_klarna_verifieringskod(c: Case) -> None:
         body,
         brand="Klarna",
         accent="#ffa8cd",
-        lines=["Klarna Bank AB (publ), org.nr 556737-0431, Sveavägen 46, 111 34 Stockholm", "Kundservice: 08-120 120 10"],
+        lines=[
+            "Klarna Bank AB (publ), org.nr 556737-0431, Sveavägen 46, 111 34 Stockholm",
+            "Kundservice: 08-120 120 10",
+        ],
         links=[("Integritetspolicy", "https://www.klarna.example/sv/integritet/")],
     )
     c.text = auto_text(c.html)
 
 
-@case("sv", "link", "Blocket: SendGrid click-tracking URL; only the anchor 'Bekräfta e-postadress' says what it is", html_cte="base64")
+@case(
+    "sv",
+    "link",
+    "Blocket: SendGrid click-tracking URL; only the anchor 'Bekräfta e-postadress' says what it is",
+    html_cte="base64",
+)
 def sv_b19_blocket_bekrafta_sendgrid(c: Case) -> None:
     c.sender = "Blocket <no-reply@blocket.example>"
     c.subject = "Bekräfta din e-postadress"
@@ -6168,7 +6176,14 @@ def sv_b19_mentimeter_logga_in(c: Case) -> None:
         + p(f"Använder du skrivbordsappen? {a(app, 'Öppna i skrivbordsappen')}")
         + p("Om du inte försökte logga in kan du ignorera det här mejlet.")
     )
-    c.html = std(c, body, brand="Mentimeter", accent="#196cff", lines=["Mentimeter AB, Stockholm"], links=[("Integritet", privacy)])
+    c.html = std(
+        c,
+        body,
+        brand="Mentimeter",
+        accent="#196cff",
+        lines=["Mentimeter AB, Stockholm"],
+        links=[("Integritet", privacy)],
+    )
     c.text = auto_text(c.html, "bracket")
 
 
@@ -6182,12 +6197,21 @@ def sv_b19_neg_ny_inloggning(c: Case) -> None:
     body = (
         h1("Ny inloggning upptäckt")
         + p("Vi såg en inloggning på ditt konto från en ny enhet.")
-        + p("<b>Enhet:</b> Chrome på Windows<br><b>Plats:</b> Göteborg, Sverige<br><b>IP-adress:</b> 198.51.100.23<br><b>Tid:</b> 2025-03-14 09:41")
+        + p(
+            "<b>Enhet:</b> Chrome på Windows<br><b>Plats:</b> Göteborg, Sverige<br><b>IP-adress:</b> 198.51.100.23<br><b>Tid:</b> 2025-03-14 09:41"
+        )
         + p("Om det var du behöver du inte göra något.")
         + p(f"Var det inte du? {a(secure, 'Skydda ditt konto')}")
         + button(activity, "Granska aktivitet", bg="#1ed760", fg="#000000")
     )
-    c.html = std(c, body, brand="Spotify", accent="#1ed760", lines=["Spotify AB, Regeringsgatan 19, 111 53 Stockholm"], decoys=["111 53"])
+    c.html = std(
+        c,
+        body,
+        brand="Spotify",
+        accent="#1ed760",
+        lines=["Spotify AB, Regeringsgatan 19, 111 53 Stockholm"],
+        decoys=["111 53"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6213,7 +6237,9 @@ def sv_b19_neg_orderbekraftelse(c: Case) -> None:
         + button(track, "Spåra paket", bg="#00843d")
         + p(f"Se din order på {a(order, 'Mina sidor')}.")
     )
-    c.html = std(c, body, brand="Apotea", accent="#00843d", lines=["Apotea AB, Box 202, 751 04 Uppsala"], decoys=["751 04"])
+    c.html = std(
+        c, body, brand="Apotea", accent="#00843d", lines=["Apotea AB, Box 202, 751 04 Uppsala"], decoys=["751 04"]
+    )
     c.text = auto_text(c.html)
 
 
@@ -6258,12 +6284,22 @@ def cs_b19_seznam_overovaci_kod(c: Case) -> None:
     c.never("26168685", "150 00", "15000")
     body = (
         h1("Ověření přihlášení")
-        + p("Dobrý den, pro dokončení přihlášení k účtu <b>jana.novakova@seznam.example</b> zadejte tento ověřovací kód:")
+        + p(
+            "Dobrý den, pro dokončení přihlášení k účtu <b>jana.novakova@seznam.example</b> zadejte tento ověřovací kód:"
+        )
         + big("590 318", size=32)
         + p("Kód je platný 10 minut. Nikomu ho nesdělujte.")
-        + p(f"{a(forgot, 'Zapomenuté heslo')} | {a(sec, 'Nastavení zabezpečení')} | {a(support, 'Kontaktovat podporu')}")
+        + p(
+            f"{a(forgot, 'Zapomenuté heslo')} | {a(sec, 'Nastavení zabezpečení')} | {a(support, 'Kontaktovat podporu')}"
+        )
     )
-    c.html = std(c, body, brand="Seznam.cz", accent="#cc0000", lines=["Seznam.cz, a.s., IČO 26168685, Radlická 3294/10, 150 00 Praha 5"])
+    c.html = std(
+        c,
+        body,
+        brand="Seznam.cz",
+        accent="#cc0000",
+        lines=["Seznam.cz, a.s., IČO 26168685, Radlická 3294/10, 150 00 Praha 5"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6282,7 +6318,9 @@ def cs_b19_alza_potvrdit_email(c: Case) -> None:
         + button(url, "Potvrdit e-mail", bg="#009a3d")
         + p("Pokud jste se neregistrovali, tento e-mail ignorujte.")
     )
-    c.html = std(c, body, brand="Alza.cz", accent="#009a3d", lines=["Alza.cz a.s., IČO 27082440, Jankovcova 1522/53, Praha 7"])
+    c.html = std(
+        c, body, brand="Alza.cz", accent="#009a3d", lines=["Alza.cz a.s., IČO 27082440, Jankovcova 1522/53, Praha 7"]
+    )
     c.text = dedent(f"""\
         Už jen jeden krok
 
@@ -6367,16 +6405,32 @@ def cs_b19_mojeid_antiphishing(c: Case) -> None:
         """)
 
 
-@case("cs", "negative", "faktura: variabilní symbol, amount, IBAN, 'Zaplatit' and PDF links", charset="ISO-8859-2", html_cte="base64")
+@case(
+    "cs",
+    "negative",
+    "faktura: variabilní symbol, amount, IBAN, 'Zaplatit' and PDF links",
+    charset="ISO-8859-2",
+    html_cte="base64",
+)
 def cs_b19_neg_faktura(c: Case) -> None:
     c.sender = "O2 Czech Republic <faktura@o2.example>"
     c.subject = "Vyúčtování služeb za únor 2025"
     pay = c.never(b19_trk(c, "salesforce", "o2.example", "pay"))
     pdf_url = c.never("https://moje.o2.example/vyuctovani/2025-02/pdf?id=7710394821")
-    c.never("2025031401", "7710394821", "CZ65 0800 0000 1920 0014 5399", "CZ6508000000192000145399", "599,00", "59900", "28.03.2025")
+    c.never(
+        "2025031401",
+        "7710394821",
+        "CZ65 0800 0000 1920 0014 5399",
+        "CZ6508000000192000145399",
+        "599,00",
+        "59900",
+        "28.03.2025",
+    )
     body = (
         h1("Vaše vyúčtování je připraveno")
-        + p("Číslo smlouvy: 7710394821<br>Variabilní symbol: 2025031401<br>Částka k úhradě: <b>599,00 Kč</b><br>Splatnost: 28.03.2025")
+        + p(
+            "Číslo smlouvy: 7710394821<br>Variabilní symbol: 2025031401<br>Částka k úhradě: <b>599,00 Kč</b><br>Splatnost: 28.03.2025"
+        )
         + p("Účet: CZ65 0800 0000 1920 0014 5399")
         + button(pay, "Zaplatit online", bg="#0050ff")
         + p(a(pdf_url, "Stáhnout vyúčtování (PDF)"))
@@ -6398,11 +6452,17 @@ def cs_b19_neg_zasilka(c: Case) -> None:
         + button(track, "Sledovat zásilku", bg="#ba1b02")
         + p("Zákaznická linka: 216 216 516")
     )
-    c.html = std(c, body, brand="Zásilkovna", accent="#ba1b02", lines=["Zásilkovna s.r.o., Českomoravská 2408/1a, Praha 9"])
+    c.html = std(
+        c, body, brand="Zásilkovna", accent="#ba1b02", lines=["Zásilkovna s.r.o., Českomoravská 2408/1a, Praha 9"]
+    )
     c.text = auto_text(c.html)
 
 
-@case("cs", "negative", "password-changed alert: 'Nebyli jste to vy?' leads to support and security overview, no action to use")
+@case(
+    "cs",
+    "negative",
+    "password-changed alert: 'Nebyli jste to vy?' leads to support and security overview, no action to use",
+)
 def cs_b19_neg_zmena_hesla(c: Case) -> None:
     c.sender = "Mall.cz <ucet@mall.example>"
     c.subject = "Vaše heslo bylo změněno"
@@ -6412,7 +6472,9 @@ def cs_b19_neg_zmena_hesla(c: Case) -> None:
     body = (
         p("Dobrý den,")
         + p("heslo k vašemu účtu bylo 14.03.2025 v 10:22 změněno (IP adresa 203.0.113.88).")
-        + p(f"Nebyli jste to vy? {a(help_url, 'Kontaktujte zákaznickou podporu')}. Přehled přihlášení najdete v {a(sec, 'nastavení zabezpečení')}.")
+        + p(
+            f"Nebyli jste to vy? {a(help_url, 'Kontaktujte zákaznickou podporu')}. Přehled přihlášení najdete v {a(sec, 'nastavení zabezpečení')}."
+        )
     )
     c.html = std(c, body, brand="Mall.cz", accent="#e50000", lines=["Internet Mall, a.s."])
     c.text = auto_text(c.html)
@@ -6421,7 +6483,13 @@ def cs_b19_neg_zmena_hesla(c: Case) -> None:
 # Ukrainian
 
 
-@case("uk", "code", "Приватбанк код підтвердження, KOI8-U 8bit text; card ending, amount and hotline decoys", charset="KOI8-U", text_cte="8bit")
+@case(
+    "uk",
+    "code",
+    "Приватбанк код підтвердження, KOI8-U 8bit text; card ending, amount and hotline decoys",
+    charset="KOI8-U",
+    text_cte="8bit",
+)
 def uk_b19_privat_kod_pidtverdzhennia(c: Case) -> None:
     c.sender = "Приват24 <noreply@privatbank.example>"
     c.subject = "Код підтвердження Приват24"
@@ -6454,7 +6522,9 @@ def uk_b19_rozetka_kod_vkhodu(c: Case) -> None:
         + p("Вітаємо! Щоб увійти до кабінету, введіть цей код:")
         + big("305 817")
         + p("Код дійсний 5 хвилин.")
-        + p(f"{a(forgot, 'Забули пароль?')}<br>{a(sec, 'Налаштування безпеки')}<br>{a(support, 'Служба підтримки')}: 0 800 303 344")
+        + p(
+            f"{a(forgot, 'Забули пароль?')}<br>{a(sec, 'Налаштування безпеки')}<br>{a(support, 'Служба підтримки')}: 0 800 303 344"
+        )
     )
     c.html = std(c, body, brand="ROZETKA", accent="#00a046", lines=["ТОВ «Розетка.УА», Київ"])
     c.text = auto_text(c.html)
@@ -6525,7 +6595,12 @@ def uk_b19_prom_vidnovyty_parol_mandrill(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("uk", "code", "Kyivstar: the previous code is said to be no longer valid; the new one is the answer", subject_mode="Q")
+@case(
+    "uk",
+    "code",
+    "Kyivstar: the previous code is said to be no longer valid; the new one is the answer",
+    subject_mode="Q",
+)
 def uk_b19_kyivstar_novyi_kod(c: Case) -> None:
     c.sender = "Київстар <noreply@kyivstar.example>"
     c.subject = "Новий код підтвердження"
@@ -6545,11 +6620,25 @@ def uk_b19_kyivstar_novyi_kod(c: Case) -> None:
         """)
 
 
-@case("uk", "negative", "bank statement, windows-1251: IBAN, amounts, period, 'Переглянути' link", charset="windows-1251", text_cte="quoted-printable")
+@case(
+    "uk",
+    "negative",
+    "bank statement, windows-1251: IBAN, amounts, period, 'Переглянути' link",
+    charset="windows-1251",
+    text_cte="quoted-printable",
+)
 def uk_b19_neg_vypyska(c: Case) -> None:
     c.sender = "monobank <statement@monobank.example>"
     c.subject = "Виписка за лютий 2025"
-    c.never("UA21 3220 0100 0002 6201 2345 6789 1", "UA213220010000026201234567891", "12 480,55", "1248055", "01.02.2025", "28.02.2025", "0 800 205 205")
+    c.never(
+        "UA21 3220 0100 0002 6201 2345 6789 1",
+        "UA213220010000026201234567891",
+        "12 480,55",
+        "1248055",
+        "01.02.2025",
+        "28.02.2025",
+        "0 800 205 205",
+    )
     c.text = dedent("""\
         Вітаємо, Олено!
 
@@ -6679,12 +6768,22 @@ def vi_b19_momo_dang_nhap(c: Case) -> None:
         + p(f"Bạn có câu hỏi? Xem {a(faq, 'câu hỏi thường gặp')}.")
     )
     c.html = std(
-        c, body, brand="MoMo", accent="#a50064", lines=["Công ty CP Dịch vụ Di Động Trực Tuyến"], links=[("Chính sách bảo mật", "https://momo.example/chinh-sach-bao-mat")]
+        c,
+        body,
+        brand="MoMo",
+        accent="#a50064",
+        lines=["Công ty CP Dịch vụ Di Động Trực Tuyến"],
+        links=[("Chính sách bảo mật", "https://momo.example/chinh-sach-bao-mat")],
     )
     c.text = auto_text(c.html)
 
 
-@case("vi", "code", "FPT Telecom mã xác thực beside 'Mã hợp đồng' and 'Mã khách hàng' (both 'mã' = code)", html_cte="quoted-printable")
+@case(
+    "vi",
+    "code",
+    "FPT Telecom mã xác thực beside 'Mã hợp đồng' and 'Mã khách hàng' (both 'mã' = code)",
+    html_cte="quoted-printable",
+)
 def vi_b19_fpt_ma_xac_thuc_ma_hop_dong(c: Case) -> None:
     c.sender = "FPT Telecom <cskh@fpt.example>"
     c.subject = "Mã xác thực đăng nhập Hi FPT"
@@ -6701,7 +6800,13 @@ def vi_b19_fpt_ma_xac_thuc_ma_hop_dong(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("vi", "negative", "order mail: 'Mã đơn hàng' (order code) and tracking code, windows-1258 text", charset="windows-1258", text_cte="8bit")
+@case(
+    "vi",
+    "negative",
+    "order mail: 'Mã đơn hàng' (order code) and tracking code, windows-1258 text",
+    charset="windows-1258",
+    text_cte="8bit",
+)
 def vi_b19_neg_ma_don_hang(c: Case) -> None:
     c.sender = "Lazada <order@lazada.example>"
     c.subject = b19_vi1258("Đơn hàng của bạn đã được giao cho đơn vị vận chuyển")
@@ -6752,17 +6857,34 @@ def de_b19_sparkasse_sicherheitsmerkmal(c: Case) -> None:
     c.subject = "Ihr Sicherheitscode für das Online-Banking"
     c.codes = ["846201", "846 201"]
     forgot = c.never("https://www.sparkasse-koelnbonn.example/de/home/service/pin-vergessen.html")
-    c.never("Blaue Tasse 47", "37050198", "DE12 3705 0198 0012 3456 78", "DE12370501980012345678", "4401827", "0221 22 60", "0221226")
+    c.never(
+        "Blaue Tasse 47",
+        "37050198",
+        "DE12 3705 0198 0012 3456 78",
+        "DE12370501980012345678",
+        "4401827",
+        "0221 22 60",
+        "0221226",
+    )
     body = (
         p("Guten Tag Herr Mustermann,")
-        + p("Ihr persönliches Sicherheitsmerkmal: <b>Blaue Tasse 47</b><br><span style='font-size:12px'>(Nur wenn Sie diesen Satz sehen, stammt die E-Mail von uns.)</span>")
+        + p(
+            "Ihr persönliches Sicherheitsmerkmal: <b>Blaue Tasse 47</b><br><span style='font-size:12px'>(Nur wenn Sie diesen Satz sehen, stammt die E-Mail von uns.)</span>"
+        )
         + p("Ihr Sicherheitscode für die Anmeldung lautet:")
         + big("846 201")
         + p("Der Code ist 5 Minuten gültig.")
         + p("Konto: DE12 3705 0198 0012 3456 78 (BLZ 37050198)<br>Kundennummer: 4401827")
         + p(f"{a(forgot, 'PIN vergessen?')} Rufen Sie uns an: 0221 22 60")
     )
-    c.html = std(c, body, brand="Sparkasse", accent="#ff0000", lines=["Sparkasse KölnBonn, Hahnenstraße 57, 50667 Köln"], decoys=["50667"])
+    c.html = std(
+        c,
+        body,
+        brand="Sparkasse",
+        accent="#ff0000",
+        lines=["Sparkasse KölnBonn, Hahnenstraße 57, 50667 Köln"],
+        decoys=["50667"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6776,11 +6898,20 @@ def de_b19_zalando_bestaetigen_salesforce(c: Case) -> None:
     imprint = c.never(b19_trk(c, "salesforce", "service-mail.zalando.example", "imprint"))
     body = (
         h1("Fast geschafft!")
-        + p("Hallo Max, bitte bestätige noch deine E-Mail-Adresse, damit wir dich über deine Bestellungen informieren können.")
+        + p(
+            "Hallo Max, bitte bestätige noch deine E-Mail-Adresse, damit wir dich über deine Bestellungen informieren können."
+        )
         + button(url, "E-Mail-Adresse bestätigen", bg="#ff6900")
         + p(f"{a(faq, 'Hilfe &amp; FAQ')} &middot; {a(imprint, 'Impressum')}")
     )
-    c.html = std(c, body, brand="Zalando", accent="#ff6900", lines=["Zalando SE, Valeska-Gert-Straße 5, 10243 Berlin"], decoys=["10243"])
+    c.html = std(
+        c,
+        body,
+        brand="Zalando",
+        accent="#ff6900",
+        lines=["Zalando SE, Valeska-Gert-Straße 5, 10243 Berlin"],
+        decoys=["10243"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6797,11 +6928,23 @@ def de_b19_idealo_anmelden_link(c: Case) -> None:
         + button(base, "Anmelden", bg="#0a3761")
         + p("Du hast keinen Link angefordert? Dann kannst du diese E-Mail ignorieren.")
     )
-    c.html = std(c, body, brand="idealo", accent="#0a3761", lines=["idealo internet GmbH, Zionskirchstraße 73, 10119 Berlin"], decoys=["10119"])
+    c.html = std(
+        c,
+        body,
+        brand="idealo",
+        accent="#0a3761",
+        lines=["idealo internet GmbH, Zionskirchstraße 73, 10119 Berlin"],
+        decoys=["10119"],
+    )
     c.text = f"Jetzt anmelden\n\nKlicke auf den Link, um dich ohne Passwort anzumelden:\n{utm}\n\nDer Link ist 15 Minuten gültig.\n"
 
 
-@case("de", "link", "DKB e-mail change: path /bestaetigen?t=, plus 'Passwort vergessen?' and security-settings links", subject_mode="Q")
+@case(
+    "de",
+    "link",
+    "DKB e-mail change: path /bestaetigen?t=, plus 'Passwort vergessen?' and security-settings links",
+    subject_mode="Q",
+)
 def de_b19_dkb_email_bestaetigen(c: Case) -> None:
     c.sender = "DKB <info@dkb.example>"
     c.subject = "Neue E-Mail-Adresse bestätigen"
@@ -6817,11 +6960,24 @@ def de_b19_dkb_email_bestaetigen(c: Case) -> None:
         + p(f"{a(forgot, 'Passwort vergessen?')} &middot; {a(sec, 'Sicherheitseinstellungen')}")
         + p("Fragen? 030 120 300 00")
     )
-    c.html = std(c, body, brand="DKB", accent="#148dea", lines=["Deutsche Kreditbank AG, Taubenstraße 7-9, 10117 Berlin"], decoys=["10117"])
+    c.html = std(
+        c,
+        body,
+        brand="DKB",
+        accent="#148dea",
+        lines=["Deutsche Kreditbank AG, Taubenstraße 7-9, 10117 Berlin"],
+        decoys=["10117"],
+    )
     c.text = auto_text(c.html)
 
 
-@case("de", "code", "Deutsche Bahn Bestätigungscode beside Auftragsnummer, price and train number", charset="ISO-8859-1", text_cte="quoted-printable")
+@case(
+    "de",
+    "code",
+    "Deutsche Bahn Bestätigungscode beside Auftragsnummer, price and train number",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
 def de_b19_bahn_code_auftrag(c: Case) -> None:
     c.sender = "DB Navigator <noreply@bahn.example>"
     c.subject = "Ihr Bestätigungscode für bahn.de"
@@ -6854,7 +7010,9 @@ def de_b19_ionos_backup_codes(c: Case) -> None:
     rows = "".join(f"<li style='font-family:monospace;font-size:18px'>{x}</li>" for x in codes)
     body = (
         p("Guten Tag,")
-        + p("Sie haben die Zwei-Faktor-Authentifizierung zurückgesetzt. Verwenden Sie einen dieser Backup-Codes, falls Sie keinen Zugriff auf Ihre Authenticator-App haben. Jeder Code funktioniert nur einmal:")
+        + p(
+            "Sie haben die Zwei-Faktor-Authentifizierung zurückgesetzt. Verwenden Sie einen dieser Backup-Codes, falls Sie keinen Zugriff auf Ihre Authenticator-App haben. Jeder Code funktioniert nur einmal:"
+        )
         + f"<ul>{rows}</ul>"
         + p("Kundennummer: 4402893")
         + p(f"Verwalten Sie Ihre Codes in den {a(sec, 'Sicherheitseinstellungen')}.")
@@ -6863,7 +7021,12 @@ def de_b19_ionos_backup_codes(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("de", "negative", "Buchungsbestätigung: Auftragsnummer, Reservierung, price, 'Ticket herunterladen' and check-in links", html_cte="base64")
+@case(
+    "de",
+    "negative",
+    "Buchungsbestätigung: Auftragsnummer, Reservierung, price, 'Ticket herunterladen' and check-in links",
+    html_cte="base64",
+)
 def de_b19_neg_bahn_buchung(c: Case) -> None:
     c.sender = "Deutsche Bahn <buchungsbestaetigung@bahn.example>"
     c.subject = "Buchungsbestätigung (Auftrag 731904482211)"
@@ -6872,11 +7035,20 @@ def de_b19_neg_bahn_buchung(c: Case) -> None:
     c.never("731904482211", "ICE 1009", "1009", "129,80", "12980", "14.03.2025", "Wagen 7", "Platz 45")
     body = (
         h1("Vielen Dank für Ihre Buchung")
-        + p("Auftragsnummer: <b>731904482211</b><br>Hinfahrt: 14.03.2025, München Hbf 09:28 → Hamburg Hbf 15:31, ICE 1009<br>Reservierung: Wagen 7, Platz 45<br>Gesamtpreis: 129,80 €")
+        + p(
+            "Auftragsnummer: <b>731904482211</b><br>Hinfahrt: 14.03.2025, München Hbf 09:28 → Hamburg Hbf 15:31, ICE 1009<br>Reservierung: Wagen 7, Platz 45<br>Gesamtpreis: 129,80 €"
+        )
         + button(ticket, "Ticket herunterladen (PDF)", bg="#ec0016")
         + p(f"Sparen Sie sich die Kontrolle: {a(comfort, 'Komfort-Check-in')}")
     )
-    c.html = std(c, body, brand="DB", accent="#ec0016", lines=["DB Fernverkehr AG, Stephensonstraße 1, 60326 Frankfurt am Main"], decoys=["60326"])
+    c.html = std(
+        c,
+        body,
+        brand="DB",
+        accent="#ec0016",
+        lines=["DB Fernverkehr AG, Stephensonstraße 1, 60326 Frankfurt am Main"],
+        decoys=["60326"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6890,7 +7062,9 @@ def de_b19_neg_newsletter_einstellungen(c: Case) -> None:
     unsub = c.never(b19_trk(c, "salesforce", "mediamarkt.example", "unsub"))
     body = (
         h1("Sound-Wochen")
-        + p(f"{a(links[0], 'Over-Ear-Kopfhörer ab 199,99 €')}<br>{a(links[1], 'In-Ear-Kopfhörer')}<br>{a(links[2], 'Alle Angebote')}")
+        + p(
+            f"{a(links[0], 'Over-Ear-Kopfhörer ab 199,99 €')}<br>{a(links[1], 'In-Ear-Kopfhörer')}<br>{a(links[2], 'Alle Angebote')}"
+        )
         + p("Gutscheincode <b>KOPF20</b> im Warenkorb eingeben, gültig bis 16.03.2025.")
         + button(links[3], "Jetzt shoppen", bg="#df0000")
         + b19_small(
@@ -6925,13 +7099,21 @@ def fr_b19_ameli_code_securite(c: Case) -> None:
         + p("Pour finaliser votre connexion à votre compte ameli, saisissez le code de sécurité suivant :")
         + big("YH7K2Q", spacing=8)
         + p("Ce code est valable 15 minutes.")
-        + p(f"{a(forgot, 'Mot de passe oublié ?')} &middot; {a(help_url, 'Nous contacter')} (3646, service gratuit + prix d'un appel)")
+        + p(
+            f"{a(forgot, 'Mot de passe oublié ?')} &middot; {a(help_url, 'Nous contacter')} (3646, service gratuit + prix d'un appel)"
+        )
     )
     c.html = std(c, body, brand="ameli", accent="#0c419a", lines=["Caisse nationale de l'Assurance Maladie"])
     c.text = auto_text(c.html)
 
 
-@case("fr", "link", "leboncoin: Mailgun opaque redirect, intent only in 'Valider mon adresse e-mail'", charset="windows-1252", html_cte="quoted-printable")
+@case(
+    "fr",
+    "link",
+    "leboncoin: Mailgun opaque redirect, intent only in 'Valider mon adresse e-mail'",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
 def fr_b19_leboncoin_valider_mailgun(c: Case) -> None:
     c.sender = "leboncoin <noreply@leboncoin.example>"
     c.subject = "Validez votre adresse e-mail"
@@ -6946,7 +7128,14 @@ def fr_b19_leboncoin_valider_mailgun(c: Case) -> None:
         + p("Ce lien expire dans 72 heures.")
         + b19_small(f"{a(help_url, 'Centre d’aide')} &middot; {a(cgu, 'Conditions générales')}")
     )
-    c.html = std(c, body, brand="leboncoin", accent="#ec5a13", lines=["LBC France, 24 rue des Jeûneurs, 75002 Paris"], decoys=["75002"])
+    c.html = std(
+        c,
+        body,
+        brand="leboncoin",
+        accent="#ec5a13",
+        lines=["LBC France, 24 rue des Jeûneurs, 75002 Paris"],
+        decoys=["75002"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -6959,11 +7148,20 @@ def fr_b19_doctolib_se_connecter(c: Case) -> None:
     sec = c.never("https://www.doctolib.example/compte/securite")
     body = (
         h1("Connectez-vous en un clic")
-        + p("Cliquez sur le bouton ci-dessous pour vous connecter. Ce lien est valable 10 minutes et ne peut être utilisé qu’une seule fois.")
+        + p(
+            "Cliquez sur le bouton ci-dessous pour vous connecter. Ce lien est valable 10 minutes et ne peut être utilisé qu’une seule fois."
+        )
         + button(url, "Se connecter", bg="#107aca")
         + p(f"Vous n’êtes pas à l’origine de cette demande ? Consultez la page {a(sec, 'Sécurité du compte')}.")
     )
-    c.html = std(c, body, brand="Doctolib", accent="#107aca", lines=["Doctolib SAS, 54 quai Charles Pasqua, 92300 Levallois-Perret"], decoys=["92300"])
+    c.html = std(
+        c,
+        body,
+        brand="Doctolib",
+        accent="#107aca",
+        lines=["Doctolib SAS, 54 quai Charles Pasqua, 92300 Levallois-Perret"],
+        decoys=["92300"],
+    )
     c.text = auto_text(c.html, "angle")
 
 
@@ -6988,7 +7186,9 @@ def fr_b19_sncf_code_reference_dossier(c: Case) -> None:
         """)
 
 
-@case("fr", "negative", "facture Free: numéro client, référence de paiement, montant, 'Payer' and 'Espace abonné' links")
+@case(
+    "fr", "negative", "facture Free: numéro client, référence de paiement, montant, 'Payer' and 'Espace abonné' links"
+)
 def fr_b19_neg_facture(c: Case) -> None:
     c.sender = "Free <factures@free.example>"
     c.subject = "Votre facture Freebox de mars 2025"
@@ -6997,15 +7197,29 @@ def fr_b19_neg_facture(c: Case) -> None:
     c.never("7720481935", "FA-2025-03-4829137", "20250348291", "39,99", "3999", "3244")
     body = (
         p("Bonjour,")
-        + p("Votre facture du mois de mars 2025 est disponible.<br>Numéro client : 7720481935<br>Référence de paiement : FA-2025-03-4829137<br>Montant : 39,99 €")
+        + p(
+            "Votre facture du mois de mars 2025 est disponible.<br>Numéro client : 7720481935<br>Référence de paiement : FA-2025-03-4829137<br>Montant : 39,99 €"
+        )
         + button(pay, "Payer ma facture", bg="#cd1e25")
         + p(f"Retrouvez toutes vos factures dans votre {a(space, 'Espace abonné')}. Assistance : 3244")
     )
-    c.html = std(c, body, brand="Free", accent="#cd1e25", lines=["Free SAS, 8 rue de la Ville l’Évêque, 75008 Paris"], decoys=["75008"])
+    c.html = std(
+        c,
+        body,
+        brand="Free",
+        accent="#cd1e25",
+        lines=["Free SAS, 8 rue de la Ville l’Évêque, 75008 Paris"],
+        decoys=["75008"],
+    )
     c.text = auto_text(c.html)
 
 
-@case("fr", "negative", "new sign-in alert: 'Ce n’était pas vous ? Sécurisez votre compte' and activity link", charset="windows-1252")
+@case(
+    "fr",
+    "negative",
+    "new sign-in alert: 'Ce n’était pas vous ? Sécurisez votre compte' and activity link",
+    charset="windows-1252",
+)
 def fr_b19_neg_nouvelle_connexion(c: Case) -> None:
     c.sender = "Vinted <no-reply@vinted.example>"
     c.subject = "Nouvelle connexion à votre compte"
@@ -7014,7 +7228,9 @@ def fr_b19_neg_nouvelle_connexion(c: Case) -> None:
     c.never("192.0.2.145", "14/03/2025", "10:52")
     body = (
         p("Bonjour marie_d,")
-        + p("Une nouvelle connexion à votre compte a eu lieu le 14/03/2025 à 10:52 depuis un iPhone (Lyon, France, IP 192.0.2.145).")
+        + p(
+            "Une nouvelle connexion à votre compte a eu lieu le 14/03/2025 à 10:52 depuis un iPhone (Lyon, France, IP 192.0.2.145)."
+        )
         + p("Si c’était bien vous, vous n’avez rien à faire.")
         + p(f"Ce n’était pas vous ? {a(secure, 'Sécurisez votre compte')}")
         + p(a(activity, "Voir les appareils connectés"))
@@ -7037,7 +7253,16 @@ def es_b19_bbva_codigo_firma(c: Case) -> None:
     c.sender = "BBVA <bbva@comunicaciones.bbva.example>"
     c.subject = "Código de firma de operación"
     c.codes = ["71928453"]
-    c.never("40183921", "1.500,00", "150000", "ES76 **** **** **** **** 4021", "4021", "14/03/2025", "91 224 94 26", "912249426")
+    c.never(
+        "40183921",
+        "1.500,00",
+        "150000",
+        "ES76 **** **** **** **** 4021",
+        "4021",
+        "14/03/2025",
+        "91 224 94 26",
+        "912249426",
+    )
     c.text = dedent("""\
         Hola, Juan:
 
@@ -7067,12 +7292,23 @@ def es_b19_wallapop_confirmar_email(c: Case) -> None:
         + p(f"¿Tienes dudas? Visita nuestro {a(help_url, 'centro de ayuda')}.")
     )
     c.html = std(
-        c, body, brand="Wallapop", accent="#13c1ac", lines=["Wallapop S.L., Barcelona"], links=[("Política de privacidad", "https://es.wallapop.example/privacidad")]
+        c,
+        body,
+        brand="Wallapop",
+        accent="#13c1ac",
+        lines=["Wallapop S.L., Barcelona"],
+        links=[("Política de privacidad", "https://es.wallapop.example/privacidad")],
     )
     c.text = auto_text(c.html)
 
 
-@case("es", "link", "Glovo password reset via a Mailgun opaque URL; anchor 'Restablecer contraseña'", charset="windows-1252", html_cte="quoted-printable")
+@case(
+    "es",
+    "link",
+    "Glovo password reset via a Mailgun opaque URL; anchor 'Restablecer contraseña'",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
 def es_b19_glovo_restablecer_mailgun(c: Case) -> None:
     c.sender = "Glovo <no-reply@glovoapp.example>"
     c.subject = "Restablece tu contraseña"
@@ -7089,7 +7325,12 @@ def es_b19_glovo_restablecer_mailgun(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("es", "code", "Mercado Libre código in cells; '¿Olvidaste tu contraseña?', security center and help links", html_cte="base64")
+@case(
+    "es",
+    "code",
+    "Mercado Libre código in cells; '¿Olvidaste tu contraseña?', security center and help links",
+    html_cte="base64",
+)
 def es_b19_mercadolibre_codigo_celdas(c: Case) -> None:
     c.sender = "Mercado Libre <info@mercadolibre.example>"
     c.subject = "Tu código de verificación"
@@ -7104,12 +7345,19 @@ def es_b19_mercadolibre_codigo_celdas(c: Case) -> None:
         + p("Usa este código para verificar que eres tú:")
         + cells("604817")
         + p("Vence en 10 minutos. No lo compartas con nadie.")
-        + p(f"{a(forgot, '¿Olvidaste tu contraseña?')} &middot; {a(sec, 'Centro de seguridad')} &middot; {a(help_url, 'Ayuda')}")
+        + p(
+            f"{a(forgot, '¿Olvidaste tu contraseña?')} &middot; {a(sec, 'Centro de seguridad')} &middot; {a(help_url, 'Ayuda')}"
+        )
     )
     c.html = std(c, body, brand="Mercado Libre", accent="#ffe600", lines=["MercadoLibre S.R.L., CUIT 30-70308853-4"])
 
 
-@case("es", "negative", "Iberia boarding pass: 'Código de reserva' locator, flight, seat, gate and check-in links", charset="ISO-8859-15")
+@case(
+    "es",
+    "negative",
+    "Iberia boarding pass: 'Código de reserva' locator, flight, seat, gate and check-in links",
+    charset="ISO-8859-15",
+)
 def es_b19_neg_tarjeta_embarque(c: Case) -> None:
     c.sender = "Iberia <tarjetadeembarque@iberia.example>"
     c.subject = "Tu tarjeta de embarque IB3166 Madrid - París"
@@ -7118,7 +7366,9 @@ def es_b19_neg_tarjeta_embarque(c: Case) -> None:
     c.never("K7QX2P", "IB3166", "3166", "14MAR", "0751234567890", "23C", "K47")
     body = (
         p("Hola, JUAN GARCIA:")
-        + p("Código de reserva: <b>K7QX2P</b><br>Vuelo: IB3166 · 14MAR · Madrid 07:25 - París 09:30<br>Asiento: 23C · Puerta: K47<br>Billete: 0751234567890")
+        + p(
+            "Código de reserva: <b>K7QX2P</b><br>Vuelo: IB3166 · 14MAR · Madrid 07:25 - París 09:30<br>Asiento: 23C · Puerta: K47<br>Billete: 0751234567890"
+        )
         + button(card_url, "Descargar tarjeta de embarque", bg="#d7192d")
         + p(a(manage, "Gestionar mi reserva"))
     )
@@ -7126,7 +7376,12 @@ def es_b19_neg_tarjeta_embarque(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("es", "negative", "Amazon.es order: pedido n.º with dashes, 'Rastrear paquete' and 'Ver pedido' links", html_cte="quoted-printable")
+@case(
+    "es",
+    "negative",
+    "Amazon.es order: pedido n.º with dashes, 'Rastrear paquete' and 'Ver pedido' links",
+    html_cte="quoted-printable",
+)
 def es_b19_neg_pedido(c: Case) -> None:
     c.sender = "Amazon.es <confirmar-envio@amazon.example>"
     c.subject = "Tu pedido 402-7719204-4829137 se ha enviado"
@@ -7135,7 +7390,9 @@ def es_b19_neg_pedido(c: Case) -> None:
     c.never("402-7719204-4829137", "4027719204", "7719204", "4829137", "23,98", "2398", "ES1234567890")
     body = (
         p("Hola, Juan:")
-        + p("Tu paquete está en camino. Número de seguimiento: ES1234567890<br>Pedido n.º 402-7719204-4829137<br>Total: 23,98 €")
+        + p(
+            "Tu paquete está en camino. Número de seguimiento: ES1234567890<br>Pedido n.º 402-7719204-4829137<br>Total: 23,98 €"
+        )
         + button(track, "Rastrear paquete", bg="#ffa41c", fg="#0f1111")
         + p(a(order, "Ver o gestionar pedido"))
     )
@@ -7167,7 +7424,9 @@ def pt_b19_nubank_codigo_links_conta(c: Case) -> None:
         + p("O código expira em 10 minutos. O Nubank nunca pede esse código por telefone.")
         + p(f"{a(forgot, 'Esqueceu sua senha?')} &middot; {a(sec, 'Central de segurança')} &middot; SAC 0800 608 6236")
     )
-    c.html = std(c, body, brand="Nubank", accent="#820ad1", lines=["Nu Pagamentos S.A., CNPJ 18.236.120/0001-58, São Paulo"])
+    c.html = std(
+        c, body, brand="Nubank", accent="#820ad1", lines=["Nu Pagamentos S.A., CNPJ 18.236.120/0001-58, São Paulo"]
+    )
     c.text = auto_text(c.html)
 
 
@@ -7190,7 +7449,12 @@ def pt_b19_contaazul_confirmar_hubspot(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("pt", "link", "Mercado Pago reset: Portuguese path /redefinir-senha/, the text copy has utm_* (same target)", html_cte="base64")
+@case(
+    "pt",
+    "link",
+    "Mercado Pago reset: Portuguese path /redefinir-senha/, the text copy has utm_* (same target)",
+    html_cte="base64",
+)
 def pt_b19_mercadopago_redefinir_senha(c: Case) -> None:
     c.sender = "Mercado Pago <info@mercadopago.example>"
     c.subject = "Redefinição de senha"
@@ -7208,7 +7472,13 @@ def pt_b19_mercadopago_redefinir_senha(c: Case) -> None:
     c.text = f"Olá, Ana,\n\nPara criar uma nova senha, acesse:\n{utm}\n\nO link vale por 1 hora.\nCentral de ajuda: {help_url}\n"
 
 
-@case("pt", "code", "Itaú código de acesso: earlier code cancelled; agência/conta and amount decoys", charset="windows-1252", text_cte="8bit")
+@case(
+    "pt",
+    "code",
+    "Itaú código de acesso: earlier code cancelled; agência/conta and amount decoys",
+    charset="windows-1252",
+    text_cte="8bit",
+)
 def pt_b19_itau_codigo_anterior_cancelado(c: Case) -> None:
     c.sender = "Itaú <comunicacao@itau.example>"
     c.subject = "Seu novo código de acesso"
@@ -7229,7 +7499,12 @@ def pt_b19_itau_codigo_anterior_cancelado(c: Case) -> None:
         """)
 
 
-@case("pt", "negative", "boleto: 47-digit linha digitável in groups, nosso número, amount, 'Pagar boleto' link", html_cte="quoted-printable")
+@case(
+    "pt",
+    "negative",
+    "boleto: 47-digit linha digitável in groups, nosso número, amount, 'Pagar boleto' link",
+    html_cte="quoted-printable",
+)
 def pt_b19_neg_boleto(c: Case) -> None:
     c.sender = "Vivo <fatura@vivo.example>"
     c.subject = "Sua fatura Vivo chegou - vencimento 20/03/2025"
@@ -7248,7 +7523,12 @@ def pt_b19_neg_boleto(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("pt", "negative", "CTT (pt-PT) shipment: 'Código de envio' tracking code RR123456785PT is not a one-time code", charset="ISO-8859-15")
+@case(
+    "pt",
+    "negative",
+    "CTT (pt-PT) shipment: 'Código de envio' tracking code RR123456785PT is not a one-time code",
+    charset="ISO-8859-15",
+)
 def pt_b19_neg_ctt_codigo_envio(c: Case) -> None:
     c.sender = "CTT Expresso <noreply@ctt.example>"
     c.subject = "A sua encomenda está a caminho"
@@ -7267,7 +7547,13 @@ def pt_b19_neg_ctt_codigo_envio(c: Case) -> None:
 # Italian
 
 
-@case("it", "code", "Poste codice di conferma beside Codice cliente and an amount", charset="ISO-8859-1", text_cte="quoted-printable")
+@case(
+    "it",
+    "code",
+    "Poste codice di conferma beside Codice cliente and an amount",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
 def it_b19_poste_codice_cliente(c: Case) -> None:
     c.sender = "Poste Italiane <noreply@posteitaliane.example>"
     c.subject = "Il tuo codice di conferma"
@@ -7289,7 +7575,12 @@ def it_b19_poste_codice_cliente(c: Case) -> None:
         """)
 
 
-@case("it", "code", "Intesa Sanpaolo codice OTP; 'Password dimenticata?', security settings and support links", html_cte="base64")
+@case(
+    "it",
+    "code",
+    "Intesa Sanpaolo codice OTP; 'Password dimenticata?', security settings and support links",
+    html_cte="base64",
+)
 def it_b19_intesa_otp_link_account(c: Case) -> None:
     c.sender = "Intesa Sanpaolo <noreply@intesasanpaolo.example>"
     c.subject = "Codice OTP per l'accesso"
@@ -7303,9 +7594,13 @@ def it_b19_intesa_otp_link_account(c: Case) -> None:
         + p("per completare l'accesso all'app usa il seguente codice OTP:")
         + big("53092817", spacing=4)
         + p("Il codice è valido per 3 minuti.")
-        + p(f"{a(forgot, 'Password dimenticata?')} | {a(sec, 'Impostazioni di sicurezza')} | {a(support, 'Assistenza')} 800.303.303")
+        + p(
+            f"{a(forgot, 'Password dimenticata?')} | {a(sec, 'Impostazioni di sicurezza')} | {a(support, 'Assistenza')} 800.303.303"
+        )
     )
-    c.html = std(c, body, brand="Intesa Sanpaolo", accent="#00884a", lines=["Intesa Sanpaolo S.p.A., P.IVA 00799960158, Torino"])
+    c.html = std(
+        c, body, brand="Intesa Sanpaolo", accent="#00884a", lines=["Intesa Sanpaolo S.p.A., P.IVA 00799960158, Torino"]
+    )
     c.text = auto_text(c.html)
 
 
@@ -7326,7 +7621,13 @@ def it_b19_subito_conferma_sendgrid(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("it", "link", "Satispay magic sign-in with an Italian path /accedi/link; privacy link", charset="windows-1252", html_cte="quoted-printable")
+@case(
+    "it",
+    "link",
+    "Satispay magic sign-in with an Italian path /accedi/link; privacy link",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
 def it_b19_satispay_accedi_link(c: Case) -> None:
     c.sender = "Satispay <noreply@satispay.example>"
     c.subject = "Il tuo link di accesso"
@@ -7334,11 +7635,20 @@ def it_b19_satispay_accedi_link(c: Case) -> None:
     c.links = [url]
     body = (
         p("Ciao Giulia,")
-        + p("ecco il link per accedere alla Dashboard Business. È valido per 10 minuti e può essere usato una sola volta.")
+        + p(
+            "ecco il link per accedere alla Dashboard Business. È valido per 10 minuti e può essere usato una sola volta."
+        )
         + button(url, "Accedi", bg="#f94c43")
         + p("Se non hai richiesto l’accesso, ignora questa email.")
     )
-    c.html = std(c, body, brand="Satispay", accent="#f94c43", lines=["Satispay Europe S.A."], links=[("Privacy", "https://www.satispay.example/it-it/privacy/")])
+    c.html = std(
+        c,
+        body,
+        brand="Satispay",
+        accent="#f94c43",
+        lines=["Satispay Europe S.A."],
+        links=[("Privacy", "https://www.satispay.example/it-it/privacy/")],
+    )
     c.text = auto_text(c.html)
 
 
@@ -7351,7 +7661,9 @@ def it_b19_neg_biglietto_pnr(c: Case) -> None:
     c.never("XK4Q7B", "2718394021", "9531", "59,90", "5990", "14/03/2025")
     body = (
         p("Gentile Mario Rossi,")
-        + p("Codice PNR: <b>XK4Q7B</b><br>Codice biglietto: 2718394021<br>Frecciarossa 9531, 14/03/2025, Roma Termini 10:10 - Milano Centrale 13:15<br>Importo: 59,90 €")
+        + p(
+            "Codice PNR: <b>XK4Q7B</b><br>Codice biglietto: 2718394021<br>Frecciarossa 9531, 14/03/2025, Roma Termini 10:10 - Milano Centrale 13:15<br>Importo: 59,90 €"
+        )
         + button(pdf_url, "Scarica il biglietto", bg="#c8102e")
         + p(a(change, "Modifica o cambia il biglietto"))
     )
@@ -7359,7 +7671,13 @@ def it_b19_neg_biglietto_pnr(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("it", "negative", "Enel bill: Codice cliente, POD, amount, 'Paga ora' and 'Area clienti' links", charset="ISO-8859-15", html_cte="quoted-printable")
+@case(
+    "it",
+    "negative",
+    "Enel bill: Codice cliente, POD, amount, 'Paga ora' and 'Area clienti' links",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
 def it_b19_neg_bolletta_pod(c: Case) -> None:
     c.sender = "Enel Energia <bollette@enel.example>"
     c.subject = "La tua bolletta è disponibile"
@@ -7379,7 +7697,12 @@ def it_b19_neg_bolletta_pod(c: Case) -> None:
 # Dutch
 
 
-@case("nl", "code", "ING verificatiecode; 'Wachtwoord vergeten?', security settings and contact links", html_cte="quoted-printable")
+@case(
+    "nl",
+    "code",
+    "ING verificatiecode; 'Wachtwoord vergeten?', security settings and contact links",
+    html_cte="quoted-printable",
+)
 def nl_b19_ing_verificatiecode_links(c: Case) -> None:
     c.sender = "ING <noreply@ing.example>"
     c.subject = "Je verificatiecode voor Mijn ING"
@@ -7393,13 +7716,21 @@ def nl_b19_ing_verificatiecode_links(c: Case) -> None:
         + p("Gebruik deze verificatiecode om in te loggen op Mijn ING:")
         + big("749203")
         + p("De code is 10 minuten geldig. Rekening: NL91 INGB 0001 2345 67")
-        + p(f"{a(forgot, 'Wachtwoord vergeten?')} &middot; {a(sec, 'Beveiligingsinstellingen')} &middot; {a(contact, 'Contact')} (020 22 888 00)")
+        + p(
+            f"{a(forgot, 'Wachtwoord vergeten?')} &middot; {a(sec, 'Beveiligingsinstellingen')} &middot; {a(contact, 'Contact')} (020 22 888 00)"
+        )
     )
     c.html = std(c, body, brand="ING", accent="#ff6200", lines=["ING Bank N.V., Amsterdam"])
     c.text = auto_text(c.html)
 
 
-@case("nl", "link", "bol: Braze ablink /ls/click URL, intent only in 'Bevestig je e-mailadres'", charset="ISO-8859-1", html_cte="quoted-printable")
+@case(
+    "nl",
+    "link",
+    "bol: Braze ablink /ls/click URL, intent only in 'Bevestig je e-mailadres'",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
 def nl_b19_bol_bevestig_braze(c: Case) -> None:
     c.sender = "bol <klantenservice@bol.example>"
     c.subject = "Bevestig je e-mailadres"
@@ -7416,7 +7747,13 @@ def nl_b19_bol_bevestig_braze(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("nl", "link", "Marktplaats reset with a Dutch path /wachtwoord-herstellen/, plain-text only", charset="ISO-8859-15", text_cte="quoted-printable")
+@case(
+    "nl",
+    "link",
+    "Marktplaats reset with a Dutch path /wachtwoord-herstellen/, plain-text only",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+)
 def nl_b19_marktplaats_wachtwoord_herstellen(c: Case) -> None:
     c.sender = "Marktplaats <noreply@marktplaats.example>"
     c.subject = "Je wachtwoord herstellen"
@@ -7439,7 +7776,13 @@ def nl_b19_marktplaats_wachtwoord_herstellen(c: Case) -> None:
         """)
 
 
-@case("nl", "code", "PostNL code beside a postcode, house number and a 3S barcode", charset="windows-1252", text_cte="8bit")
+@case(
+    "nl",
+    "code",
+    "PostNL code beside a postcode, house number and a 3S barcode",
+    charset="windows-1252",
+    text_cte="8bit",
+)
 def nl_b19_postnl_code_postcode(c: Case) -> None:
     c.sender = "PostNL <noreply@postnl.example>"
     c.subject = "Je bevestigingscode voor PostNL"
@@ -7468,7 +7811,9 @@ def nl_b19_neg_factuur(c: Case) -> None:
     c.never("48291370", "2025031448", "NL20 INGB 0001 2345 67", "NL20INGB0001234567", "62,50", "6250", "28-03-2025")
     body = (
         p("Beste klant,")
-        + p("Klantnummer: 48291370<br>Factuurnummer: 2025031448<br>Bedrag: € 62,50<br>Wordt afgeschreven op 28-03-2025 van NL20 INGB 0001 2345 67")
+        + p(
+            "Klantnummer: 48291370<br>Factuurnummer: 2025031448<br>Bedrag: € 62,50<br>Wordt afgeschreven op 28-03-2025 van NL20 INGB 0001 2345 67"
+        )
         + button(view, "Bekijk je factuur", bg="#f48c00")
     )
     c.html = std(c, body, brand="Ziggo", accent="#f48c00", lines=["Ziggo B.V., Utrecht"])
@@ -7483,7 +7828,9 @@ def nl_b19_neg_nieuwe_inlog(c: Case) -> None:
     c.never("203.0.113.9", "14-03-2025")
     body = (
         p("Hoi Sanne,")
-        + p("Er is op 14-03-2025 om 18:40 ingelogd op je account vanaf een nieuw apparaat (Safari op iPhone, IP 203.0.113.9).")
+        + p(
+            "Er is op 14-03-2025 om 18:40 ingelogd op je account vanaf een nieuw apparaat (Safari op iPhone, IP 203.0.113.9)."
+        )
         + p(f"Was jij dit niet? {a(secure, 'Beveilig je account')}")
     )
     c.html = std(c, body, brand="Thuisbezorgd.nl", accent="#ff8000", lines=["Takeaway.com, Amsterdam"])
@@ -7512,7 +7859,13 @@ def ru_b19_yandex_kod_ssylki(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("ru", "link", "Avito: Mailgun opaque redirect, intent only in 'Подтвердить почту'", charset="KOI8-R", html_cte="base64")
+@case(
+    "ru",
+    "link",
+    "Avito: Mailgun opaque redirect, intent only in 'Подтвердить почту'",
+    charset="KOI8-R",
+    html_cte="base64",
+)
 def ru_b19_avito_podtverdit_mailgun(c: Case) -> None:
     c.sender = "Авито <noreply@avito.example>"
     c.subject = "Подтвердите электронную почту"
@@ -7525,11 +7878,17 @@ def ru_b19_avito_podtverdit_mailgun(c: Case) -> None:
         + button(url, "Подтвердить почту", bg="#00aaff")
         + p(f"Вопросы? {a(help_url, 'Помощь')}")
     )
-    c.html = std(c, body, brand="Авито", accent="#00aaff", lines=["ООО \"КЕХ еКоммерц\", Москва"])
+    c.html = std(c, body, brand="Авито", accent="#00aaff", lines=['ООО "КЕХ еКоммерц", Москва'])
     c.text = auto_text(c.html)
 
 
-@case("ru", "link", "VK password recovery with a transliterated path /vosstanovlenie-parolya/, windows-1251 QP", charset="windows-1251", html_cte="quoted-printable")
+@case(
+    "ru",
+    "link",
+    "VK password recovery with a transliterated path /vosstanovlenie-parolya/, windows-1251 QP",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
 def ru_b19_vk_vosstanovlenie_path(c: Case) -> None:
     c.sender = "ВКонтакте <admin@vk.example>"
     c.subject = "Восстановление доступа к странице"
@@ -7546,7 +7905,13 @@ def ru_b19_vk_vosstanovlenie_path(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("ru", "code", "T-Bank code: previous code invalid, contract number and amount decoys, ISO-8859-5 text", charset="ISO-8859-5", text_cte="quoted-printable")
+@case(
+    "ru",
+    "code",
+    "T-Bank code: previous code invalid, contract number and amount decoys, ISO-8859-5 text",
+    charset="ISO-8859-5",
+    text_cte="quoted-printable",
+)
 def ru_b19_tbank_kod_dogovor(c: Case) -> None:
     c.sender = "Т-Банк <noreply@tbank.example>"
     c.subject = "Код для входа в Т-Банк"
@@ -7565,7 +7930,12 @@ def ru_b19_tbank_kod_dogovor(c: Case) -> None:
         """)
 
 
-@case("ru", "negative", "РЖД e-ticket: номер заказа, electronic registration, seat; 'Скачать билет' link", html_cte="base64")
+@case(
+    "ru",
+    "negative",
+    "РЖД e-ticket: номер заказа, electronic registration, seat; 'Скачать билет' link",
+    html_cte="base64",
+)
 def ru_b19_neg_bilet_rzd(c: Case) -> None:
     c.sender = "РЖД <ticket@rzd.example>"
     c.subject = "Электронный билет, заказ № 72419038215"
@@ -7573,7 +7943,9 @@ def ru_b19_neg_bilet_rzd(c: Case) -> None:
     c.never("72419038215", "75412390471938", "752А", "4 317,20", "431720", "14.03.2025")
     body = (
         p("Заказ № 72419038215 оплачен.")
-        + p("Поезд 752А Москва — Санкт-Петербург, 14.03.2025 в 07:00<br>Вагон 5, место 17<br>Номер билета: 75412390471938<br>Стоимость: 4 317,20 руб.")
+        + p(
+            "Поезд 752А Москва — Санкт-Петербург, 14.03.2025 в 07:00<br>Вагон 5, место 17<br>Номер билета: 75412390471938<br>Стоимость: 4 317,20 руб."
+        )
         + p("Электронная регистрация пройдена.")
         + button(pdf_url, "Скачать билет", bg="#e21a1a")
     )
@@ -7621,13 +7993,21 @@ def pl_b19_mbank_kod_weryfikacyjny(c: Case) -> None:
         + p("Twój kod weryfikacyjny do logowania w serwisie transakcyjnym:")
         + big("64829103", spacing=4)
         + p("Kod jest ważny przez 5 minut. Nie podawaj go nikomu.")
-        + p(f"{a(forgot, 'Nie pamiętasz hasła?')} | {a(sec, 'Ustawienia bezpieczeństwa')} | {a(help_url, 'Pomoc')} 801 300 800 lub 642 21 20 00")
+        + p(
+            f"{a(forgot, 'Nie pamiętasz hasła?')} | {a(sec, 'Ustawienia bezpieczeństwa')} | {a(help_url, 'Pomoc')} 801 300 800 lub 642 21 20 00"
+        )
     )
     c.html = std(c, body, brand="mBank", accent="#e40613", lines=["mBank S.A., ul. Prosta 18, Warszawa"])
     c.text = auto_text(c.html)
 
 
-@case("pl", "link", "Allegro e-mail confirmation: Polish path /potwierdz-adres/, &amp; in the href", charset="windows-1250", html_cte="quoted-printable")
+@case(
+    "pl",
+    "link",
+    "Allegro e-mail confirmation: Polish path /potwierdz-adres/, &amp; in the href",
+    charset="windows-1250",
+    html_cte="quoted-printable",
+)
 def pl_b19_allegro_potwierdz_adres(c: Case) -> None:
     c.sender = "Allegro <powiadomienia@allegro.example>"
     c.subject = "Potwierdź adres e-mail"
@@ -7640,7 +8020,14 @@ def pl_b19_allegro_potwierdz_adres(c: Case) -> None:
         + button(url, "Potwierdź adres e-mail", bg="#ff5a00")
         + p("Link jest ważny przez 7 dni.")
     )
-    c.html = std(c, body, brand="Allegro", accent="#ff5a00", lines=["Allegro.pl sp. z o.o., Poznań"], links=[("Pomoc", "https://allegro.example/pomoc")])
+    c.html = std(
+        c,
+        body,
+        brand="Allegro",
+        accent="#ff5a00",
+        lines=["Allegro.pl sp. z o.o., Poznań"],
+        links=[("Pomoc", "https://allegro.example/pomoc")],
+    )
     c.text = auto_text(c.html)
 
 
@@ -7661,7 +8048,13 @@ def pl_b19_olx_zaloguj_sendgrid(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("pl", "code", "InPost locker kod odbioru: the pickup code is typed at the locker; parcel number and phone are not codes", charset="ISO-8859-2", text_cte="base64")
+@case(
+    "pl",
+    "code",
+    "InPost locker kod odbioru: the pickup code is typed at the locker; parcel number and phone are not codes",
+    charset="ISO-8859-2",
+    text_cte="base64",
+)
 def pl_b19_inpost_kod_odbioru(c: Case) -> None:
     c.sender = "InPost <powiadomienia@inpost.example>"
     c.subject = "Paczka czeka w Paczkomacie WAW21M"
@@ -7680,16 +8073,33 @@ def pl_b19_inpost_kod_odbioru(c: Case) -> None:
         """)
 
 
-@case("pl", "negative", "Play invoice: numer konta, numer klienta, amount, 'Zapłać' and PDF links", charset="windows-1250", html_cte="base64")
+@case(
+    "pl",
+    "negative",
+    "Play invoice: numer konta, numer klienta, amount, 'Zapłać' and PDF links",
+    charset="windows-1250",
+    html_cte="base64",
+)
 def pl_b19_neg_faktura(c: Case) -> None:
     c.sender = "Play <faktury@play.example>"
     c.subject = "Faktura za marzec 2025"
     pay = c.never(b19_trk(c, "salesforce", "play.example", "pay"))
     pdf_url = c.never("https://24.play.example/faktury/FV-2025-03-4829137.pdf")
-    c.never("FV-2025-03-4829137", "4829137", "48 1140 0000 0000 1234 5678 9012", "48114000000000123456789012", "59,99", "5999", "30.03.2025", "1000045821")
+    c.never(
+        "FV-2025-03-4829137",
+        "4829137",
+        "48 1140 0000 0000 1234 5678 9012",
+        "48114000000000123456789012",
+        "59,99",
+        "5999",
+        "30.03.2025",
+        "1000045821",
+    )
     body = (
         p("Dzień dobry,")
-        + p("Faktura nr FV-2025-03-4829137<br>Numer klienta: 1000045821<br>Kwota do zapłaty: 59,99 zł<br>Termin: 30.03.2025<br>Numer konta: 48 1140 0000 0000 1234 5678 9012")
+        + p(
+            "Faktura nr FV-2025-03-4829137<br>Numer klienta: 1000045821<br>Kwota do zapłaty: 59,99 zł<br>Termin: 30.03.2025<br>Numer konta: 48 1140 0000 0000 1234 5678 9012"
+        )
         + button(pay, "Zapłać teraz", bg="#6a1b9a")
         + p(a(pdf_url, "Pobierz fakturę (PDF)"))
     )
@@ -7707,7 +8117,9 @@ def pl_b19_neg_zmiana_hasla(c: Case) -> None:
     body = (
         p("Cześć Kasia,")
         + p("Hasło do Twojego konta zostało zmienione 14.03.2025 o 12:03 (IP 198.51.100.4).")
-        + p(f"To nie Ty? {a(contact, 'Skontaktuj się z nami')}. Szczegóły znajdziesz na stronie {a(account, 'Moje konto')}.")
+        + p(
+            f"To nie Ty? {a(contact, 'Skontaktuj się z nami')}. Szczegóły znajdziesz na stronie {a(account, 'Moje konto')}."
+        )
     )
     c.html = std(c, body, brand="Empik", accent="#e30613", lines=["Empik S.A., Warszawa"])
     c.text = auto_text(c.html)
@@ -7755,11 +8167,19 @@ def tr_b19_hepsiburada_onayla_sendgrid(c: Case) -> None:
         + button(url, "E-posta adresimi onayla", bg="#ff6000")
         + p(f"{a(help_url, 'Yardım merkezi')}")
     )
-    c.html = std(c, body, brand="Hepsiburada", accent="#ff6000", lines=["D-Market Elektronik Hizmetler ve Ticaret A.Ş."])
+    c.html = std(
+        c, body, brand="Hepsiburada", accent="#ff6000", lines=["D-Market Elektronik Hizmetler ve Ticaret A.Ş."]
+    )
     c.text = auto_text(c.html)
 
 
-@case("tr", "link", "Getir password reset with a Turkish path /sifre-sifirla, windows-1254 QP", charset="windows-1254", html_cte="quoted-printable")
+@case(
+    "tr",
+    "link",
+    "Getir password reset with a Turkish path /sifre-sifirla, windows-1254 QP",
+    charset="windows-1254",
+    html_cte="quoted-printable",
+)
 def tr_b19_getir_sifre_sifirla(c: Case) -> None:
     c.sender = "Getir <destek@getir.example>"
     c.subject = "Şifre sıfırlama talebiniz"
@@ -7795,7 +8215,13 @@ def tr_b19_turkcell_onceki_kod(c: Case) -> None:
         """)
 
 
-@case("tr", "negative", "THY ticket: 'PNR kodu' and e-ticket number are booking codes; online check-in link", charset="ISO-8859-9", text_cte="base64")
+@case(
+    "tr",
+    "negative",
+    "THY ticket: 'PNR kodu' and e-ticket number are booking codes; online check-in link",
+    charset="ISO-8859-9",
+    text_cte="base64",
+)
 def tr_b19_neg_ucak_bileti(c: Case) -> None:
     c.sender = "Turkish Airlines <noreply@thy.example>"
     c.subject = "Rezervasyonunuz onaylandı - PNR X4K7QB"
@@ -7822,17 +8248,27 @@ def tr_b19_neg_yeni_giris(c: Case) -> None:
     c.never("203.0.113.201", "14.03.2025")
     body = (
         p("Merhaba Ayşe,")
-        + p("14.03.2025 22:05 tarihinde hesabına yeni bir cihazdan giriş yapıldı: Chrome, Windows, İzmir (IP 203.0.113.201).")
+        + p(
+            "14.03.2025 22:05 tarihinde hesabına yeni bir cihazdan giriş yapıldı: Chrome, Windows, İzmir (IP 203.0.113.201)."
+        )
         + p(f"Bu sen değil miydin? {a(secure, 'Hesabını koru')}")
     )
-    c.html = std(c, body, brand="Trendyol", accent="#f27a1a", lines=["DSM Grup Danışmanlık İletişim ve Satış Ticaret A.Ş."])
+    c.html = std(
+        c, body, brand="Trendyol", accent="#f27a1a", lines=["DSM Grup Danışmanlık İletişim ve Satış Ticaret A.Ş."]
+    )
     c.text = auto_text(c.html)
 
 
 # Japanese
 
 
-@case("ja", "code", "メルカリ 認証番号; password-reminder, security-settings and contact links beside it", charset="Shift_JIS", html_cte="base64")
+@case(
+    "ja",
+    "code",
+    "メルカリ 認証番号; password-reminder, security-settings and contact links beside it",
+    charset="Shift_JIS",
+    html_cte="base64",
+)
 def ja_b19_mercari_ninsho_links(c: Case) -> None:
     c.sender = "メルカリ <no-reply@mercari.example>"
     c.subject = "【メルカリ】認証番号のお知らせ"
@@ -7847,7 +8283,14 @@ def ja_b19_mercari_ninsho_links(c: Case) -> None:
         + p("認証番号の有効期限は10分です。第三者には絶対に教えないでください。")
         + p(f"{a(forgot, 'パスワードをお忘れの方')}<br>{a(sec, 'セキュリティ設定')}<br>{a(contact, 'お問い合わせ')}")
     )
-    c.html = std(c, body, brand="メルカリ", accent="#ff0211", lines=["株式会社メルカリ 〒106-6118 東京都港区六本木6-10-1"], decoys=["106-6118", "1066118"])
+    c.html = std(
+        c,
+        body,
+        brand="メルカリ",
+        accent="#ff0211",
+        lines=["株式会社メルカリ 〒106-6118 東京都港区六本木6-10-1"],
+        decoys=["106-6118", "1066118"],
+    )
     c.text = auto_text(c.html)
 
 
@@ -7886,7 +8329,13 @@ def ja_b19_yahoo_kakunin_code_mae(c: Case) -> None:
         """)
 
 
-@case("ja", "code", "三井住友銀行 ワンタイムパスワード for a transfer: amount, account and 受付番号 decoys", charset="EUC-JP", text_cte="base64")
+@case(
+    "ja",
+    "code",
+    "三井住友銀行 ワンタイムパスワード for a transfer: amount, account and 受付番号 decoys",
+    charset="EUC-JP",
+    text_cte="base64",
+)
 def ja_b19_smbc_onetime_furikomi(c: Case) -> None:
     c.sender = "三井住友銀行 <info@smbc.example.jp>"
     c.subject = "ワンタイムパスワードのご案内"
@@ -7915,7 +8364,9 @@ def ja_b19_neg_chumon(c: Case) -> None:
     c.never("2503147720", "482913770519", "12,800", "12800", "2025/03/16")
     body = (
         p("山田太郎 様")
-        + p("ご注文番号：2503147720<br>お支払い金額：12,800円<br>配送業者：ヤマト運輸 伝票番号：482913770519<br>お届け予定日：2025/03/16")
+        + p(
+            "ご注文番号：2503147720<br>お支払い金額：12,800円<br>配送業者：ヤマト運輸 伝票番号：482913770519<br>お届け予定日：2025/03/16"
+        )
         + button(track, "配送状況を確認する", bg="#cc0000")
     )
     c.html = std(c, body, brand="ヨドバシ", accent="#cc0000", lines=["株式会社ヨドバシカメラ"])
@@ -7941,7 +8392,13 @@ def ja_b19_neg_login_tsuchi(c: Case) -> None:
 # Korean
 
 
-@case("ko", "code", "네이버 인증번호; 비밀번호 찾기, 보안 설정 and 고객센터 links beside it", charset="EUC-KR", html_cte="base64")
+@case(
+    "ko",
+    "code",
+    "네이버 인증번호; 비밀번호 찾기, 보안 설정 and 고객센터 links beside it",
+    charset="EUC-KR",
+    html_cte="base64",
+)
 def ko_b19_naver_injeung_links(c: Case) -> None:
     c.sender = "네이버 <no-reply@navercorp.example>"
     c.subject = "[네이버] 인증번호 안내"
@@ -7995,7 +8452,9 @@ def ko_b19_toss_login_path(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("ko", "code", "11번가 인증번호: earlier code void; 주문번호 and 결제금액 decoys", charset="EUC-KR", text_cte="8bit")
+@case(
+    "ko", "code", "11번가 인증번호: earlier code void; 주문번호 and 결제금액 decoys", charset="EUC-KR", text_cte="8bit"
+)
 def ko_b19_11st_injeung_jumun(c: Case) -> None:
     c.sender = "11번가 <no-reply@11st.example>"
     c.subject = "[11번가] 결제 인증번호"
@@ -8030,7 +8489,13 @@ def ko_b19_neg_baesong(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("ko", "negative", "새 기기 로그인 알림: '본인이 아니라면 계정 보호하기' and login history links", charset="EUC-KR", html_cte="quoted-printable")
+@case(
+    "ko",
+    "negative",
+    "새 기기 로그인 알림: '본인이 아니라면 계정 보호하기' and login history links",
+    charset="EUC-KR",
+    html_cte="quoted-printable",
+)
 def ko_b19_neg_new_login(c: Case) -> None:
     c.sender = "카카오 <noreply@kakaocorp.example>"
     c.subject = "새로운 기기에서 로그인했어요"
@@ -8049,7 +8514,13 @@ def ko_b19_neg_new_login(c: Case) -> None:
 # Chinese (simplified and traditional)
 
 
-@case("zh-Hans", "code", "支付宝 验证码; 忘记密码, 安全中心 and 联系客服 links beside it", charset="GB18030", html_cte="base64")
+@case(
+    "zh-Hans",
+    "code",
+    "支付宝 验证码; 忘记密码, 安全中心 and 联系客服 links beside it",
+    charset="GB18030",
+    html_cte="base64",
+)
 def zh_hans_b19_alipay_yanzhengma_links(c: Case) -> None:
     c.sender = "支付宝 <service@mail.alipay.example>"
     c.subject = "【支付宝】您的验证码"
@@ -8069,7 +8540,13 @@ def zh_hans_b19_alipay_yanzhengma_links(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("zh-Hans", "code", "京东 验证码: the earlier code expired; 订单号 and amount decoys", charset="GB2312", text_cte="8bit")
+@case(
+    "zh-Hans",
+    "code",
+    "京东 验证码: the earlier code expired; 订单号 and amount decoys",
+    charset="GB2312",
+    text_cte="8bit",
+)
 def zh_hans_b19_jd_dingdan_yanzhengma(c: Case) -> None:
     c.sender = "京东 <jd@jd.example>"
     c.subject = "京东账户验证码"
@@ -8086,7 +8563,9 @@ def zh_hans_b19_jd_dingdan_yanzhengma(c: Case) -> None:
         """)
 
 
-@case("zh-Hans", "link", "飞书 sign-in through an Amazon SES awstrack.me redirect; anchor '登录飞书'", html_cte="base64")
+@case(
+    "zh-Hans", "link", "飞书 sign-in through an Amazon SES awstrack.me redirect; anchor '登录飞书'", html_cte="base64"
+)
 def zh_hans_b19_feishu_denglu_ses(c: Case) -> None:
     c.sender = "飞书 <no-reply@feishu.example>"
     c.subject = "飞书登录链接"
@@ -8103,7 +8582,11 @@ def zh_hans_b19_feishu_denglu_ses(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("zh-Hans", "link", "哔哩哔哩 e-mail verification with a pinyin path /yanzheng/youxiang; text copy has utm_* (same target)")
+@case(
+    "zh-Hans",
+    "link",
+    "哔哩哔哩 e-mail verification with a pinyin path /yanzheng/youxiang; text copy has utm_* (same target)",
+)
 def zh_hans_b19_bilibili_yanzheng_path(c: Case) -> None:
     c.sender = "哔哩哔哩 <noreply@bilibili.example>"
     c.subject = "请验证你的邮箱"
@@ -8111,30 +8594,48 @@ def zh_hans_b19_bilibili_yanzheng_path(c: Case) -> None:
     utm = f"{url}&utm_source=mail&utm_medium=verify"
     c.links = [url, utm]
     body = (
-        p("亲爱的用户：")
-        + p("请点击下面的按钮完成邮箱验证（24小时内有效）：")
-        + button(url, "验证邮箱", bg="#fb7299")
+        p("亲爱的用户：") + p("请点击下面的按钮完成邮箱验证（24小时内有效）：") + button(url, "验证邮箱", bg="#fb7299")
     )
     c.html = std(c, body, brand="bilibili", accent="#fb7299", lines=["上海宽娱数码科技有限公司"])
     c.text = f"亲爱的用户：\n\n请复制以下链接到浏览器完成邮箱验证（24小时内有效）：\n{utm}\n"
 
 
-@case("zh-Hans", "negative", "电子发票: 发票代码 and 发票号码 ('代码' = code) and 校验码 are invoice identifiers, not one-time codes")
+@case(
+    "zh-Hans",
+    "negative",
+    "电子发票: 发票代码 and 发票号码 ('代码' = code) and 校验码 are invoice identifiers, not one-time codes",
+)
 def zh_hans_b19_neg_fapiao_daima(c: Case) -> None:
     c.sender = "诺诺发票 <fapiao@nuonuo.example>"
     c.subject = "您收到一张电子发票"
     dl = c.never(f"https://fp.nuonuo.example/download?fpdm=031002400111&fphm=48291377&k={c.t('k', 16, 'hex')}")
-    c.never("031002400111", "48291377", "71930 48213 55902 71046", "71930482135590271046", "256.00", "25600", "91310000MA1FL4X82K")
+    c.never(
+        "031002400111",
+        "48291377",
+        "71930 48213 55902 71046",
+        "71930482135590271046",
+        "256.00",
+        "25600",
+        "91310000MA1FL4X82K",
+    )
     body = (
         p("尊敬的客户：您好！")
-        + p("发票代码：031002400111<br>发票号码：48291377<br>校验码：71930 48213 55902 71046<br>价税合计：¥256.00<br>销方税号：91310000MA1FL4X82K")
+        + p(
+            "发票代码：031002400111<br>发票号码：48291377<br>校验码：71930 48213 55902 71046<br>价税合计：¥256.00<br>销方税号：91310000MA1FL4X82K"
+        )
         + button(dl, "下载发票", bg="#e60012")
     )
     c.html = std(c, body, brand="诺诺", accent="#e60012", lines=["浙江爱信诺航天信息有限公司"])
     c.text = auto_text(c.html)
 
 
-@case("zh-Hans", "negative", "新设备登录提醒: '不是本人操作？保护账号' and login-history links", charset="GB18030", html_cte="quoted-printable")
+@case(
+    "zh-Hans",
+    "negative",
+    "新设备登录提醒: '不是本人操作？保护账号' and login-history links",
+    charset="GB18030",
+    html_cte="quoted-printable",
+)
 def zh_hans_b19_neg_denglu_tixing(c: Case) -> None:
     c.sender = "网易邮箱 <security@service.netease.example>"
     c.subject = "账号在新设备登录提醒"
@@ -8150,7 +8651,9 @@ def zh_hans_b19_neg_denglu_tixing(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("zh-Hant", "code", "國泰世華 驗證碼; 忘記密碼, 安全設定 and 客服 links beside it", charset="Big5", html_cte="base64")
+@case(
+    "zh-Hant", "code", "國泰世華 驗證碼; 忘記密碼, 安全設定 and 客服 links beside it", charset="Big5", html_cte="base64"
+)
 def zh_hant_b19_cathay_yanzhengma_links(c: Case) -> None:
     c.sender = "國泰世華銀行 <service@cathaybk.example>"
     c.subject = "國泰世華 網路銀行驗證碼"
@@ -8205,7 +8708,9 @@ def zh_hant_b19_linepay_otp_dingdan(c: Case) -> None:
         """)
 
 
-@case("zh-Hant", "link", "momo 重設密碼 link with a percent-encoded Chinese path (重設密碼)", html_cte="quoted-printable")
+@case(
+    "zh-Hant", "link", "momo 重設密碼 link with a percent-encoded Chinese path (重設密碼)", html_cte="quoted-printable"
+)
 def zh_hant_b19_momo_chongshe_path(c: Case) -> None:
     c.sender = "momo購物網 <service@momoshop.example.tw>"
     c.subject = "重設密碼通知"
@@ -8222,7 +8727,11 @@ def zh_hant_b19_momo_chongshe_path(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("zh-Hant", "negative", "電子發票: 發票號碼 and the 4-digit 隨機碼 (random code) are invoice fields, not one-time codes")
+@case(
+    "zh-Hant",
+    "negative",
+    "電子發票: 發票號碼 and the 4-digit 隨機碼 (random code) are invoice fields, not one-time codes",
+)
 def zh_hant_b19_neg_fapiao_suijima(c: Case) -> None:
     c.sender = "財政部電子發票整合服務平台 <einvoice@einvoice.example.tw>"
     c.subject = "電子發票開立通知"
@@ -8237,7 +8746,13 @@ def zh_hant_b19_neg_fapiao_suijima(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("zh-Hant", "negative", "台灣高鐵 ticket: 訂位代號 booking code, train and seat, amount; no code to type", charset="Big5", text_cte="base64")
+@case(
+    "zh-Hant",
+    "negative",
+    "台灣高鐵 ticket: 訂位代號 booking code, train and seat, amount; no code to type",
+    charset="Big5",
+    text_cte="base64",
+)
 def zh_hant_b19_neg_gaotie_dingwei(c: Case) -> None:
     c.sender = "台灣高鐵 <tickets@thsrc.example.tw>"
     c.subject = "台灣高鐵訂位成功通知（訂位代號 08123456）"
@@ -8269,16 +8784,24 @@ def en_b19_kraken_antiphishing_code(c: Case) -> None:
     c.never("Rx7Lq2", "203.0.113.74", "2025-03-14")
     body = (
         p("<b>Anti-phishing code:</b> Rx7Lq2", "margin:0 0 16px;padding:8px;background:#fff8e1")
-        + p("You are trying to log in from a new IP address (203.0.113.74) on 2025-03-14 08:12 UTC. Your verification code is:")
+        + p(
+            "You are trying to log in from a new IP address (203.0.113.74) on 2025-03-14 08:12 UTC. Your verification code is:"
+        )
         + big("604182")
         + p("The code is valid for 30 minutes. Bitvault staff will never ask you for it.")
-        + p(f"Don't recognize this activity? {a(lock, 'Disable your account')} immediately, then review your {a(sec, 'security settings')} or {a(support, 'contact support')}.")
+        + p(
+            f"Don't recognize this activity? {a(lock, 'Disable your account')} immediately, then review your {a(sec, 'security settings')} or {a(support, 'contact support')}."
+        )
     )
     c.html = std(c, body, brand="Bitvault", accent="#f0b90b", lines=["Bitvault Ltd."])
     c.text = auto_text(c.html)
 
 
-@case("en", "link", "magic sign-in with a web button and a second 'Open the desktop app' button: the second is an also_link")
+@case(
+    "en",
+    "link",
+    "magic sign-in with a web button and a second 'Open the desktop app' button: the second is an also_link",
+)
 def en_b19_linear_two_buttons(c: Case) -> None:
     c.sender = "Tracklane <notifications@tracklane.example>"
     c.subject = "Your Tracklane login link"
@@ -8324,7 +8847,11 @@ def en_b19_support_case_code(c: Case) -> None:
         """)
 
 
-@case("en", "link", "Mandrill reset: HTML button and text part carry different tracking URLs for the same reset (also_link)")
+@case(
+    "en",
+    "link",
+    "Mandrill reset: HTML button and text part carry different tracking URLs for the same reset (also_link)",
+)
 def en_b19_mandrill_reset_two_wrappers(c: Case) -> None:
     c.sender = "Pagecraft <no-reply@pagecraft.example>"
     c.subject = "Reset your Pagecraft password"
@@ -8339,7 +8866,14 @@ def en_b19_mandrill_reset_two_wrappers(c: Case) -> None:
         + button(btn, "Reset password", bg="#ff5a5f")
         + p(f"If you didn't ask, ignore this email. Questions? {a(help_url, 'Visit our help center')}.")
     )
-    c.html = std(c, body, brand="Pagecraft", accent="#ff5a5f", lines=["Pagecraft, 2261 Market St #4521, San Francisco, CA 94114"], decoys=["94114", "4521"])
+    c.html = std(
+        c,
+        body,
+        brand="Pagecraft",
+        accent="#ff5a5f",
+        lines=["Pagecraft, 2261 Market St #4521, San Francisco, CA 94114"],
+        decoys=["94114", "4521"],
+    )
     c.text = f"Hi Jane,\n\nSomeone asked to reset the password for your Pagecraft account. If it was you, open:\n{txt}\n\nHelp: {help_url}\n"
 
 
@@ -8380,7 +8914,13 @@ def en_b19_ses_verify_email(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("en", "code", "sign-up code mail whose footer advertises a promo code WELCOME15", charset="windows-1252", html_cte="quoted-printable")
+@case(
+    "en",
+    "code",
+    "sign-up code mail whose footer advertises a promo code WELCOME15",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
 def en_b19_code_and_promo_footer(c: Case) -> None:
     c.sender = "Freshbox <hello@freshbox.example>"
     c.subject = "Your Freshbox verification code"
@@ -8407,7 +8947,9 @@ def en_b19_neg_password_changed_secure(c: Case) -> None:
     c.never("198.51.100.61", "2025")
     body = (
         p("Hi Jane,")
-        + p("The password for your Streamly account was changed on March 14, 2025 at 9:41 AM from Safari on macOS (198.51.100.61).")
+        + p(
+            "The password for your Streamly account was changed on March 14, 2025 at 9:41 AM from Safari on macOS (198.51.100.61)."
+        )
         + p(f"Wasn't you? {a(secure, 'Secure your account')} or {a(support, 'contact us')}.")
     )
     c.html = std(c, body, brand="Streamly", accent="#e50914", lines=["Streamly, Inc."])
@@ -8423,7 +8965,9 @@ def en_b19_neg_boarding_confirmation_code(c: Case) -> None:
     c.never("X7KQ2M", "SW 1482", "1482", "0062481937204", "14B", "B22", "2025")
     body = (
         p("Hi JANE DOE,")
-        + p("Confirmation code: <b>X7KQ2M</b><br>Flight SW 1482 · Mar 14, 2025 · SFO 07:05 → SEA 09:12<br>Seat 14B · Gate B22 · Boarding 06:25<br>Ticket number 0062481937204")
+        + p(
+            "Confirmation code: <b>X7KQ2M</b><br>Flight SW 1482 · Mar 14, 2025 · SFO 07:05 → SEA 09:12<br>Seat 14B · Gate B22 · Boarding 06:25<br>Ticket number 0062481937204"
+        )
         + button(bp, "View boarding pass", bg="#0033a0")
         + p(a(manage, "Manage trip"))
     )
@@ -8444,8 +8988,12 @@ def en_b19_neg_newsletter_confirm_prefs(c: Case) -> None:
         p(a(view, "View in browser"), "font-size:12px")
         + h1("Morning Brief")
         + p(f"S&amp;P 500 closed at 5,614.22; Dow at 41,870. {a(stories[0], 'Read more')}")
-        + p(f"{a(stories[1], 'Rates: what the Fed said')}<br>{a(stories[2], 'Earnings calendar')}<br>{a(stories[3], 'Opinion')}<br>{a(stories[4], 'Podcast')}")
-        + b19_small(f"{a(prefs, 'Confirm your subscription preferences')} · {a(unsub, 'Unsubscribe')} · The Daily Ledger, New York, NY 10001")
+        + p(
+            f"{a(stories[1], 'Rates: what the Fed said')}<br>{a(stories[2], 'Earnings calendar')}<br>{a(stories[3], 'Opinion')}<br>{a(stories[4], 'Podcast')}"
+        )
+        + b19_small(
+            f"{a(prefs, 'Confirm your subscription preferences')} · {a(unsub, 'Unsubscribe')} · The Daily Ledger, New York, NY 10001"
+        )
     )
     c.html = std(c, body, brand="The Daily Ledger", accent="#222222", lines=["© 2025 Ledger Media"])
     c.text = auto_text(c.html)
@@ -8474,7 +9022,9 @@ def da_b19_lunar_bekraeftelseskode(c: Case) -> None:
         + p("Her er din bekræftelseskode til at logge ind:")
         + big("370915")
         + p("Koden udløber om 10 minutter. Del den aldrig med andre.")
-        + p(f"{a(forgot, 'Glemt adgangskode?')} &middot; {a(sec, 'Sikkerhedsindstillinger')} &middot; {a(contact, 'Kontakt os')} på 39 10 07 00")
+        + p(
+            f"{a(forgot, 'Glemt adgangskode?')} &middot; {a(sec, 'Sikkerhedsindstillinger')} &middot; {a(contact, 'Kontakt os')} på 39 10 07 00"
+        )
     )
     c.html = std(c, body, brand="Lunar", accent="#000000", lines=["Lunar Bank A/S, CVR 35542027, Aarhus"])
     c.text = auto_text(c.html)
@@ -8497,7 +9047,13 @@ def da_b19_dba_bekraeft_sendgrid(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("da", "link", "Danish reset path /nulstil-adgangskode/, plain text ISO-8859-15", charset="ISO-8859-15", text_cte="quoted-printable")
+@case(
+    "da",
+    "link",
+    "Danish reset path /nulstil-adgangskode/, plain text ISO-8859-15",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+)
 def da_b19_nulstil_adgangskode(c: Case) -> None:
     c.sender = "Coop <noreply@coop.example>"
     c.subject = "Nulstil din adgangskode"
@@ -8571,7 +9127,13 @@ def da_b19_neg_nyt_login(c: Case) -> None:
 # Finnish
 
 
-@case("fi", "code", "OP vahvistuskoodi; 'Unohditko salasanan?', security settings and contact links", charset="ISO-8859-15", html_cte="quoted-printable")
+@case(
+    "fi",
+    "code",
+    "OP vahvistuskoodi; 'Unohditko salasanan?', security settings and contact links",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
 def fi_b19_op_vahvistuskoodi(c: Case) -> None:
     c.sender = "OP <noreply@op.example>"
     c.subject = "Vahvistuskoodisi"
@@ -8585,7 +9147,9 @@ def fi_b19_op_vahvistuskoodi(c: Case) -> None:
         + p("Vahvistuskoodisi kirjautumista varten:")
         + big("491736")
         + p("Koodi on voimassa 5 minuuttia. Älä kerro koodia kenellekään.")
-        + p(f"{a(forgot, 'Unohditko salasanan?')} | {a(sec, 'Turvallisuusasetukset')} | {a(contact, 'Ota yhteyttä')} 0100 0500")
+        + p(
+            f"{a(forgot, 'Unohditko salasanan?')} | {a(sec, 'Turvallisuusasetukset')} | {a(contact, 'Ota yhteyttä')} 0100 0500"
+        )
     )
     c.html = std(c, body, brand="OP", accent="#ff6a10", lines=["OP Osuuskunta, Helsinki"])
     c.text = auto_text(c.html)
@@ -8620,7 +9184,14 @@ def fi_b19_kirjaudu_linkki(c: Case) -> None:
         + button(url, "Kirjaudu sisään", bg="#00b4c4")
         + p("Jos et pyytänyt linkkiä, voit jättää viestin huomiotta.")
     )
-    c.html = std(c, body, brand="Yle", accent="#00b4c4", lines=["Yleisradio Oy"], links=[("Tietosuoja", "https://yle.example/tietosuoja")])
+    c.html = std(
+        c,
+        body,
+        brand="Yle",
+        accent="#00b4c4",
+        lines=["Yleisradio Oy"],
+        links=[("Tietosuoja", "https://yle.example/tietosuoja")],
+    )
     c.text = auto_text(c.html)
 
 
@@ -8648,10 +9219,20 @@ def fi_b19_neg_lasku_viitenumero(c: Case) -> None:
     c.sender = "Elisa <laskutus@elisa.example>"
     c.subject = "Elisan lasku maaliskuu 2025"
     pay = c.never(b19_trk(c, "salesforce", "elisa.example", "pay"))
-    c.never("RF18 5390 0754 7034", "RF18539007547034", "FI21 1234 5600 0007 85", "FI2112345600000785", "34,90", "3490", "31.3.2025")
+    c.never(
+        "RF18 5390 0754 7034",
+        "RF18539007547034",
+        "FI21 1234 5600 0007 85",
+        "FI2112345600000785",
+        "34,90",
+        "3490",
+        "31.3.2025",
+    )
     body = (
         p("Hei Matti,")
-        + p("Summa: 34,90 €<br>Eräpäivä: 31.3.2025<br>Viitenumero: RF18 5390 0754 7034<br>Tilinumero: FI21 1234 5600 0007 85")
+        + p(
+            "Summa: 34,90 €<br>Eräpäivä: 31.3.2025<br>Viitenumero: RF18 5390 0754 7034<br>Tilinumero: FI21 1234 5600 0007 85"
+        )
         + button(pay, "Maksa lasku", bg="#0019af")
     )
     c.html = std(c, body, brand="Elisa", accent="#0019af", lines=["Elisa Oyj"])
@@ -8676,7 +9257,13 @@ def fi_b19_neg_uusi_kirjautuminen(c: Case) -> None:
 # Hungarian
 
 
-@case("hu", "code", "OTP Bank ellenőrző kód; 'Elfelejtette jelszavát?', security settings and help links", charset="ISO-8859-2", html_cte="quoted-printable")
+@case(
+    "hu",
+    "code",
+    "OTP Bank ellenőrző kód; 'Elfelejtette jelszavát?', security settings and help links",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
 def hu_b19_otp_ellenorzo_kod(c: Case) -> None:
     c.sender = "OTP Bank <ertesites@otpbank.example>"
     c.subject = "Az Ön ellenőrző kódja"
@@ -8690,7 +9277,9 @@ def hu_b19_otp_ellenorzo_kod(c: Case) -> None:
         + p("Az OTP InternetBank belépéshez szükséges ellenőrző kód:")
         + big("38204719", spacing=4)
         + p("A kód 5 percig érvényes. Soha ne adja meg senkinek.")
-        + p(f"{a(forgot, 'Elfelejtette jelszavát?')} | {a(sec, 'Biztonsági beállítások')} | {a(help_url, 'Segítség')} +36 1 3 666 666")
+        + p(
+            f"{a(forgot, 'Elfelejtette jelszavát?')} | {a(sec, 'Biztonsági beállítások')} | {a(help_url, 'Segítség')} +36 1 3 666 666"
+        )
     )
     c.html = std(c, body, brand="OTP Bank", accent="#52ae30", lines=["OTP Bank Nyrt., Budapest"])
     c.text = auto_text(c.html)
@@ -8713,7 +9302,13 @@ def hu_b19_megerosites_hubspot(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("hu", "link", "Hungarian reset path /jelszo-visszaallitas/, windows-1250 QP HTML", charset="windows-1250", html_cte="quoted-printable")
+@case(
+    "hu",
+    "link",
+    "Hungarian reset path /jelszo-visszaallitas/, windows-1250 QP HTML",
+    charset="windows-1250",
+    html_cte="quoted-printable",
+)
 def hu_b19_jelszo_visszaallitas(c: Case) -> None:
     c.sender = "eMAG.hu <noreply@emag.example>"
     c.subject = "Jelszó-visszaállítás"
@@ -8730,7 +9325,13 @@ def hu_b19_jelszo_visszaallitas(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("hu", "code", "Telekom code: the earlier code is invalid; customer number and phone decoys", charset="ISO-8859-2", text_cte="8bit")
+@case(
+    "hu",
+    "code",
+    "Telekom code: the earlier code is invalid; customer number and phone decoys",
+    charset="ISO-8859-2",
+    text_cte="8bit",
+)
 def hu_b19_telekom_elozo_kod(c: Case) -> None:
     c.sender = "Telekom <ertesito@telekom.example>"
     c.subject = "Új megerősítő kód"
@@ -8757,7 +9358,9 @@ def hu_b19_neg_szamla(c: Case) -> None:
     c.never("SZ-2025-0048213", "20250048213", "3000482913", "12 480", "12480", "2025.03.31")
     body = (
         p("Tisztelt Ügyfelünk!")
-        + p("Számlaszám: SZ-2025-0048213<br>Ügyfélazonosító: 3000482913<br>Fizetendő: 12 480 Ft<br>Határidő: 2025.03.31")
+        + p(
+            "Számlaszám: SZ-2025-0048213<br>Ügyfélazonosító: 3000482913<br>Fizetendő: 12 480 Ft<br>Határidő: 2025.03.31"
+        )
         + button(pay, "Számla befizetése", bg="#e4002b")
     )
     c.html = std(c, body, brand="MVM", accent="#e4002b", lines=["MVM Next Energiakereskedelmi Zrt."])
@@ -8782,7 +9385,13 @@ def hu_b19_neg_uj_bejelentkezes(c: Case) -> None:
 # Romanian
 
 
-@case("ro", "code", "Banca Transilvania cod de verificare; 'Ai uitat parola?', security settings and support links", charset="ISO-8859-16", html_cte="quoted-printable")
+@case(
+    "ro",
+    "code",
+    "Banca Transilvania cod de verificare; 'Ai uitat parola?', security settings and support links",
+    charset="ISO-8859-16",
+    html_cte="quoted-printable",
+)
 def ro_b19_bt_cod_verificare(c: Case) -> None:
     c.sender = "Banca Transilvania <notificari@bancatransilvania.example>"
     c.subject = "Codul tău de verificare"
@@ -8796,7 +9405,9 @@ def ro_b19_bt_cod_verificare(c: Case) -> None:
         + p("Codul tău de verificare pentru autentificare este:")
         + big("952701")
         + p("Codul este valabil 5 minute. Nu-l comunica nimănui.")
-        + p(f"{a(forgot, 'Ai uitat parola?')} | {a(sec, 'Setări de securitate')} | {a(support, 'Contactează-ne')} 0264 308 028")
+        + p(
+            f"{a(forgot, 'Ai uitat parola?')} | {a(sec, 'Setări de securitate')} | {a(support, 'Contactează-ne')} 0264 308 028"
+        )
     )
     c.html = std(c, body, brand="BT", accent="#0066b3", lines=["Banca Transilvania S.A., Cluj-Napoca"])
     c.text = auto_text(c.html)
@@ -8819,7 +9430,13 @@ def ro_b19_emag_confirma_salesforce(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
-@case("ro", "link", "Romanian reset path /resetare-parola/, windows-1250 with cedilla ţ/ş as old senders wrote them", charset="windows-1250", html_cte="quoted-printable")
+@case(
+    "ro",
+    "link",
+    "Romanian reset path /resetare-parola/, windows-1250 with cedilla ţ/ş as old senders wrote them",
+    charset="windows-1250",
+    html_cte="quoted-printable",
+)
 def ro_b19_resetare_parola(c: Case) -> None:
     c.sender = "OLX România <no-reply@olx.example.ro>"
     c.subject = "Resetează-ţi parola"
@@ -8857,10 +9474,21 @@ def ro_b19_neg_factura(c: Case) -> None:
     c.sender = "Digi <facturi@digi.example>"
     c.subject = "Factura ta Digi pentru martie 2025"
     pay = c.never(b19_trk(c, "salesforce", "digi.example", "pay"))
-    c.never("DIG25-0048213", "250048213", "Cod client: 4820193", "4820193", "RO49 AAAA 1B31 0075 9384 0000", "RO49AAAA1B31007593840000", "48,50", "4850")
+    c.never(
+        "DIG25-0048213",
+        "250048213",
+        "Cod client: 4820193",
+        "4820193",
+        "RO49 AAAA 1B31 0075 9384 0000",
+        "RO49AAAA1B31007593840000",
+        "48,50",
+        "4850",
+    )
     body = (
         p("Bună, Andrei!")
-        + p("Factura nr. DIG25-0048213<br>Cod client: 4820193<br>Total de plată: 48,50 lei<br>IBAN: RO49 AAAA 1B31 0075 9384 0000")
+        + p(
+            "Factura nr. DIG25-0048213<br>Cod client: 4820193<br>Total de plată: 48,50 lei<br>IBAN: RO49 AAAA 1B31 0075 9384 0000"
+        )
         + button(pay, "Plătește acum", bg="#1d4f91")
     )
     c.html = std(c, body, brand="Digi", accent="#1d4f91", lines=["Digi Romania S.A."])
@@ -8939,7 +9567,14 @@ def el_b19_syndesi_link(c: Case) -> None:
         + button(url, "Σύνδεση", bg="#ed2e2e")
         + p("Αν δεν το ζήτησες εσύ, αγνόησε αυτό το email.")
     )
-    c.html = std(c, body, brand="efood", accent="#ed2e2e", lines=["Delivery Hero Hellas"], links=[("Απόρρητο", "https://www.efood.example/aporrito")])
+    c.html = std(
+        c,
+        body,
+        brand="efood",
+        accent="#ed2e2e",
+        lines=["Delivery Hero Hellas"],
+        links=[("Απόρρητο", "https://www.efood.example/aporrito")],
+    )
     c.text = auto_text(c.html)
 
 
@@ -8959,7 +9594,13 @@ def el_b19_acs_kodikos_voucher(c: Case) -> None:
         """)
 
 
-@case("el", "negative", "τιμολόγιο: αριθμός παραστατικού, ΑΦΜ, amount; 'Πληρωμή' link", charset="ISO-8859-7", html_cte="base64")
+@case(
+    "el",
+    "negative",
+    "τιμολόγιο: αριθμός παραστατικού, ΑΦΜ, amount; 'Πληρωμή' link",
+    charset="ISO-8859-7",
+    html_cte="base64",
+)
 def el_b19_neg_timologio(c: Case) -> None:
     c.sender = "Cosmote <billing@cosmote.example>"
     c.subject = "Ο λογαριασμός σας Μαρτίου 2025"
@@ -9006,7 +9647,9 @@ def id_b19_tokopedia_kode_otp(c: Case) -> None:
         + p("Masukkan kode OTP berikut untuk masuk ke akunmu:")
         + big("819204")
         + p("Kode berlaku 5 menit. Jangan berikan kode ini kepada siapa pun, termasuk pihak Tokopedia.")
-        + p(f"{a(forgot, 'Lupa kata sandi?')} | {a(sec, 'Pengaturan keamanan')} | {a(help_url, 'Pusat Bantuan')} 1500 977")
+        + p(
+            f"{a(forgot, 'Lupa kata sandi?')} | {a(sec, 'Pengaturan keamanan')} | {a(help_url, 'Pusat Bantuan')} 1500 977"
+        )
     )
     c.html = std(c, body, brand="Tokopedia", accent="#03ac0e", lines=["PT Tokopedia, Jakarta"])
     c.text = auto_text(c.html)
@@ -9049,7 +9692,13 @@ def id_b19_traveloka_atur_ulang(c: Case) -> None:
         """)
 
 
-@case("id", "code", "BCA kode transaksi: earlier code void; account number and amount decoys", charset="windows-1252", text_cte="quoted-printable")
+@case(
+    "id",
+    "code",
+    "BCA kode transaksi: earlier code void; account number and amount decoys",
+    charset="windows-1252",
+    text_cte="quoted-printable",
+)
 def id_b19_bca_kode_sebelumnya(c: Case) -> None:
     c.sender = "BCA <notifikasi@bca.example>"
     c.subject = "Kode verifikasi transaksi"
@@ -9220,7 +9869,7 @@ def check(c: Case, data: bytes) -> tuple[Seen, list[str]]:
                 errors.append(f"code {code!r} is not a plausible code")
 
     # further answers: a further code needs a primary code, a further link a primary link
-    if c.also_codes and not c.codes or c.also_links and not c.links:
+    if (c.also_codes and not c.codes) or (c.also_links and not c.links):
         errors.append("also_codes / also_links without a primary")
     for code in c.also_codes:
         if code in c.codes or _loose(code) not in _loose(visible):

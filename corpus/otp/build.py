@@ -9746,6 +9746,362 @@ def id_b19_neg_login_baru(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Code and link together: the mail offers a code *and* a verify / sign-in button for the same step;
+# the account-management links beside them are still never.
+
+
+@case(
+    "ja",
+    "code+link",
+    "認証コード or a Salesforce-tracked 'メールアドレスを認証する' button; password-reminder link is not it",
+    charset="Shift_JIS",
+    html_cte="quoted-printable",
+)
+def ja_b19_code_and_link_salesforce(c: Case) -> None:
+    c.sender = "ZOZOTOWN <info@zozo.example>"
+    c.subject = "【ZOZOTOWN】メールアドレス認証のお願い"
+    c.codes = ["846120"]
+    url = b19_trk(c, "salesforce", "mail.zozo.example", "verify")
+    c.links = [url]
+    forgot = c.never(b19_trk(c, "salesforce", "mail.zozo.example", "forgot"))
+    faq = c.never(b19_trk(c, "salesforce", "mail.zozo.example", "faq"))
+    c.never("263-0023", "2630023")
+    body = (
+        p("山田太郎 様")
+        + p("アプリの画面で次の認証コードを入力するか、下のボタンから認証を完了してください。")
+        + big("846120")
+        + button(url, "メールアドレスを認証する", bg="#000000")
+        + p("有効期限は24時間です。")
+        + p(f"{a(forgot, 'パスワードを忘れた方はこちら')}｜{a(faq, 'よくある質問')}")
+    )
+    c.html = std(
+        c, body, brand="ZOZOTOWN", accent="#000000", lines=["株式会社ZOZO 〒263-0023 千葉県千葉市稲毛区緑町1-15-16"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "de", "code+link", "Code or 'E-Mail bestätigen' button (SendGrid); 'Passwort vergessen?' and Datenschutz are not it"
+)
+def de_b19_code_und_bestaetigen_sendgrid(c: Case) -> None:
+    c.sender = "Kleinanzeigen <noreply@kleinanzeigen.example>"
+    c.subject = "Dein Bestätigungscode: 274913"
+    c.codes = ["274913"]
+    url = b19_trk(c, "sendgrid", "kleinanzeigen.example", "verify")
+    c.links = [url]
+    forgot = c.never(b19_trk(c, "sendgrid", "kleinanzeigen.example", "forgot"))
+    body = (
+        p("Hallo Max,")
+        + p("gib diesen Code in der App ein:")
+        + big("274913")
+        + p("Oder bestätige deine E-Mail-Adresse direkt hier:")
+        + button(url, "E-Mail bestätigen", bg="#326916")
+        + p(f"{a(forgot, 'Passwort vergessen?')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Kleinanzeigen",
+        accent="#326916",
+        lines=["kleinanzeigen.de GmbH, Albert-Einstein-Ring 2-6, 14532 Kleinmachnow"],
+        decoys=["14532"],
+        links=[("Datenschutz", "https://www.kleinanzeigen.example/datenschutz")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "code+link",
+    "código or a 'Verificar correo' link with a Spanish path /verificar/; help link is not it",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def es_b19_codigo_y_enlace_verificar(c: Case) -> None:
+    c.sender = "Idealista <noreply@idealista.example>"
+    c.subject = "Verifica tu correo"
+    c.codes = ["5821"]
+    url = f"https://www.idealista.example/usuario/verificar/?t={c.t('t', 36, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://www.idealista.example/ayuda/")
+    body = (
+        p("Hola, Lucía:")
+        + p("Tu código de verificación es <b style='font-size:20px'>5821</b>.")
+        + p(f"También puedes {a(url, 'verificar tu correo')} con un clic.")
+        + p(f"¿Dudas? {a(help_url, 'Centro de ayuda')}")
+    )
+    c.html = std(c, body, brand="idealista", accent="#e1f56e", lines=["Idealista S.A.U., Madrid"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "code+link",
+    "code de connexion or 'Se connecter' magic button; 'Mot de passe oublié ?' and privacy are not it",
+)
+def fr_b19_code_et_lien_connexion(c: Case) -> None:
+    c.sender = "Qonto <noreply@qonto.example>"
+    c.subject = "Votre code de connexion Qonto"
+    c.codes = ["ZK4-82M", "ZK482M"]
+    url = f"https://app.qonto.example/connexion/lien?t={c.t('t', 48)}"
+    c.links = [url]
+    forgot = c.never("https://app.qonto.example/mot-de-passe-oublie")
+    body = (
+        p("Bonjour Jean,")
+        + p("Saisissez ce code de connexion dans l’application :")
+        + big("ZK4-82M")
+        + p("ou cliquez sur le bouton depuis cet appareil :")
+        + button(url, "Se connecter", bg="#1d1d1b")
+        + p(f"{a(forgot, 'Mot de passe oublié ?')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Qonto",
+        accent="#1d1d1b",
+        lines=["Olinda SAS, 18 rue de Navarin, 75009 Paris"],
+        decoys=["75009"],
+        links=[("Confidentialité", "https://qonto.example/fr/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "sv",
+    "code+link",
+    "kod or a link with the Swedish path /verifiera/; 'Glömt lösenord?' is not it",
+    charset="windows-1252",
+    html_cte="quoted-printable",
+)
+def sv_b19_kod_och_verifiera_lank(c: Case) -> None:
+    c.sender = "Hemnet <noreply@hemnet.example>"
+    c.subject = "Verifiera din e-postadress"
+    c.codes = ["618402"]
+    url = f"https://www.hemnet.example/konto/verifiera/{c.t('t', 36, 'hex')}"
+    c.links = [url]
+    forgot = c.never("https://www.hemnet.example/konto/glomt-losenord")
+    body = (
+        p("Hej Anna,")
+        + p("Din verifieringskod är <b>618402</b>. Du kan också verifiera direkt:")
+        + button(url, "Verifiera e-postadress", bg="#2aa36b")
+        + p(a(forgot, "Glömt lösenord?"))
+    )
+    c.html = std(c, body, brand="Hemnet", accent="#2aa36b", lines=["Hemnet Group AB, Stockholm"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "cs",
+    "code+link",
+    "kód or a link with the Czech path /potvrdit/; 'Zapomenuté heslo' and support are not it",
+    charset="ISO-8859-2",
+    html_cte="base64",
+)
+def cs_b19_kod_a_potvrdit_odkaz(c: Case) -> None:
+    c.sender = "Bazoš <info@bazos.example>"
+    c.subject = "Potvrzení e-mailu - kód 3092"
+    c.codes = ["3092"]
+    url = f"https://www.bazos.example/ucet/potvrdit/?k={c.t('k', 30, 'hex')}"
+    c.links = [url]
+    forgot = c.never("https://www.bazos.example/ucet/zapomenute-heslo")
+    support = c.never("https://www.bazos.example/kontakt")
+    body = (
+        p("Dobrý den,")
+        + p("váš potvrzovací kód je <b>3092</b>. Nebo klikněte na odkaz:")
+        + p(a(url, "Potvrdit e-mail"))
+        + p(f"{a(forgot, 'Zapomenuté heslo')} | {a(support, 'Kontakt')}")
+    )
+    c.html = std(c, body, brand="Bazoš", accent="#0055a4", lines=["Bazoš.cz"])
+    c.text = auto_text(c.html)
+
+
+@case("uk", "code+link", "код or 'Підтвердити' button via Mailgun; 'Налаштування безпеки' is not it")
+def uk_b19_kod_i_posylannia_mailgun(c: Case) -> None:
+    c.sender = "Monobank <noreply@monobank.example>"
+    c.subject = "Код підтвердження пошти: 9027"
+    c.codes = ["9027"]
+    url = b19_trk(c, "mailgun", "monobank.example", "verify")
+    c.links = [url]
+    sec = c.never(b19_trk(c, "mailgun", "monobank.example", "security"))
+    body = (
+        p("Вітаємо!")
+        + p("Введіть код <b>9027</b> у застосунку або натисніть кнопку нижче:")
+        + button(url, "Підтвердити пошту", bg="#000000")
+        + p(a(sec, "Налаштування безпеки"))
+    )
+    c.html = std(c, body, brand="monobank", accent="#000000", lines=["АТ «Universal Bank»"])
+    c.text = auto_text(c.html)
+
+
+@case("vi", "code+link", "mã xác minh or 'Xác minh email' link with path /xac-minh/; 'Quên mật khẩu?' is not it")
+def vi_b19_ma_va_lien_ket_xac_minh(c: Case) -> None:
+    c.sender = "VNPAY <no-reply@vnpay.example>"
+    c.subject = "Xác minh địa chỉ email"
+    c.codes = ["205817"]
+    url = f"https://vnpay.example/tai-khoan/xac-minh/?t={c.t('t', 36, 'hex')}"
+    c.links = [url]
+    forgot = c.never("https://vnpay.example/tai-khoan/quen-mat-khau")
+    body = (
+        p("Xin chào,")
+        + p("Mã xác minh của bạn: <b>205817</b>. Hoặc nhấn vào nút dưới đây:")
+        + button(url, "Xác minh email", bg="#005baa")
+        + p(a(forgot, "Quên mật khẩu?"))
+    )
+    c.html = std(c, body, brand="VNPAY", accent="#005baa", lines=["Công ty CP Giải pháp Thanh toán Việt Nam"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ko",
+    "code+link",
+    "인증번호 or '이메일 인증' button; '비밀번호 재설정' link is an account link, not this step's action",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_b19_injeung_and_link(c: Case) -> None:
+    c.sender = "당근 <noreply@daangn.example>"
+    c.subject = "[당근] 이메일 인증번호 [481920]"
+    c.codes = ["481920"]
+    url = f"https://www.daangn.example/account/email/verify?token={c.t('t', 36, 'hex')}"
+    c.links = [url]
+    reset = c.never("https://www.daangn.example/account/password/reset")
+    body = (
+        p("안녕하세요, 당근입니다.")
+        + p("인증번호 <b>481920</b>을 입력하거나 아래 버튼을 눌러 주세요.")
+        + button(url, "이메일 인증", bg="#ff6f0f")
+        + p(f"비밀번호를 잊으셨나요? {a(reset, '비밀번호 재설정')}")
+    )
+    c.html = std(c, body, brand="당근", accent="#ff6f0f", lines=["당근마켓"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hans",
+    "code+link",
+    "验证码 or '验证邮箱' button; 修改密码 and 安全设置 links are not it",
+    html_cte="quoted-printable",
+)
+def zh_hans_b19_yanzhengma_he_lianjie(c: Case) -> None:
+    c.sender = "知乎 <noreply@zhihu.example>"
+    c.subject = "知乎邮箱验证"
+    c.codes = ["739204"]
+    url = f"https://www.zhihu.example/account/verify_email?token={c.t('t', 36, 'hex')}"
+    c.links = [url]
+    pw = c.never("https://www.zhihu.example/settings/account/password")
+    sec = c.never("https://www.zhihu.example/settings/account/security")
+    body = (
+        p("你好：")
+        + p("你的验证码是 <b>739204</b>，30分钟内有效。也可以直接点击下面的按钮：")
+        + button(url, "验证邮箱", bg="#056de8")
+        + p(f"{a(pw, '修改密码')} | {a(sec, '安全设置')}")
+    )
+    c.html = std(c, body, brand="知乎", accent="#056de8", lines=["北京智者天下科技有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "code+link",
+    "sign-in code or magic button; 'Forgot password?', 'Wasn't you? Secure your account' and privacy are not it",
+)
+def en_b19_code_magic_and_account_links(c: Case) -> None:
+    c.sender = "Canvasly <login@canvasly.example>"
+    c.subject = "Your Canvasly sign-in code is 730 194"
+    c.codes = ["730194", "730 194"]
+    url = f"https://www.canvasly.example/login/email?token={c.t('t', 48)}&utm_source=login_email"
+    c.links = [url]
+    forgot = c.never("https://www.canvasly.example/password/forgot")
+    secure = c.never("https://www.canvasly.example/account/security?ref=login_email")
+    body = (
+        h1("Sign in to Canvasly")
+        + p("Enter this code to sign in:")
+        + big("730 194")
+        + p("Or sign in on this device with one click:")
+        + button(url, "Sign in", bg="#7d2ae8")
+        + p(f"{a(forgot, 'Forgot password?')}")
+        + p(f"Wasn't you? {a(secure, 'Secure your account')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Canvasly",
+        accent="#7d2ae8",
+        lines=["Canvasly Pty Ltd"],
+        links=[("Privacy policy", "https://www.canvasly.example/policies/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+# More English negatives with many numbers and links
+
+
+@case("en", "negative", "bank statement notice: account and routing numbers, balances, many tracked links")
+def en_b19_neg_bank_statement(c: Case) -> None:
+    c.sender = "Harbor Bank <statements@harborbank.example>"
+    c.subject = "Your March statement is ready"
+    view = c.never(b19_trk(c, "salesforce", "harborbank.example", "view"))
+    sec = c.never(b19_trk(c, "salesforce", "harborbank.example", "security"))
+    offers = c.never(b19_trk(c, "salesforce", "harborbank.example", "offers"))
+    c.never(
+        "****4021",
+        "4021",
+        "021000021",
+        "2,481.37",
+        "248137",
+        "12,904.55",
+        "1290455",
+        "03/14/2025",
+        "1-800-555-0199",
+        "8005550199",
+    )
+    body = (
+        p("Hi Jane,")
+        + p(
+            "Your statement for checking account ****4021 (routing 021000021) is ready.<br>Beginning balance: $12,904.55<br>Ending balance: $2,481.37<br>Statement date: 03/14/2025"
+        )
+        + button(view, "View statement", bg="#00447c")
+        + p(f"{a(sec, 'Security center')} · {a(offers, 'Offers for you')} · 1-800-555-0199")
+    )
+    c.html = std(c, body, brand="Harbor Bank", accent="#00447c", lines=["Harbor Bank, Member FDIC"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "negative",
+    "meeting invite: meeting ID in groups, dial-in numbers, 'Join meeting' link; no passcode",
+    html_cte="quoted-printable",
+)
+def en_b19_neg_meeting_invite(c: Case) -> None:
+    c.sender = "Max Mustermann <max@acme.example>"
+    c.subject = "Invitation: Q1 review @ Fri Mar 14, 2025 10am - 11am (PDT)"
+    join = c.never(f"https://meet.confero.example/j/48291377044?ctx={c.t('ctx', 24, 'hex')}")
+    c.never("482 9137 7044", "48291377044", "+1 555-010-4821", "15550104821", "2025")
+    body = (
+        p("Max Mustermann invited you to <b>Q1 review</b>")
+        + p("Friday, March 14, 2025 · 10:00 – 11:00 AM PDT")
+        + button(join, "Join meeting", bg="#2d8cff")
+        + p("Meeting ID: 482 9137 7044<br>Dial in: +1 555-010-4821")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "shipping update: tracking number, order number, delivery window, 'Track package' link")
+def en_b19_neg_shipping(c: Case) -> None:
+    c.sender = "Parcelway <updates@parcelway.example>"
+    c.subject = "Your package is out for delivery"
+    track = c.never("https://www.parcelway.example/track?num=1Z999AA10123456784")
+    c.never("1Z999AA10123456784", "112-4829137-7720194", "4829137", "7720194", "2025")
+    body = (
+        p("Good news, Jane! Your package is out for delivery today between 2:00 PM and 6:00 PM.")
+        + p("Tracking number: 1Z999AA10123456784<br>Order 112-4829137-7720194")
+        + button(track, "Track package", bg="#351c15")
+    )
+    c.html = std(c, body, brand="Parcelway", accent="#351c15", lines=["© 2025 Parcelway"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

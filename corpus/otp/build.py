@@ -6021,12 +6021,8 @@ def b19_trk(c: Case, esp: str, domain: str, seed: str) -> str:
     raise ValueError(esp)
 
 
-def ps(*texts: str) -> str:
-    """Several paragraphs."""
-    return "".join(p(t) for t in texts)
-
-
 def b19_small(text: str) -> str:
+    """Footer-sized small print inside the card (unsubscribe, preferences, hotline)."""
     return p(text, "margin:0 0 12px;font-size:12px;line-height:18px;color:#6e7781")
 
 

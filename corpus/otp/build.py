@@ -10098,6 +10098,167 @@ def en_b19_neg_shipping(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Device identifiers and times beside the code
+
+
+@case(
+    "sv",
+    "code",
+    "console sign-in code beside an Enhets-ID, a serial number and a time",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def sv_b19_konsol_kod_enhets_id(c: Case) -> None:
+    c.sender = "Playverse <noreply@playverse.example>"
+    c.subject = "Din inloggningskod"
+    c.codes = ["58203"]
+    c.never("7F3A-22B1-90C4", "7F3A22B190C4", "XAW10048213377", "10048213377", "2025-03-14", "21:07")
+    devices = c.never("https://account.playverse.example/sv/enheter")
+    body = (
+        p("Hej anna_s84,")
+        + p(
+            "Någon försöker logga in på ditt konto från en ny konsol.<br>Enhets-ID: 7F3A-22B1-90C4<br>Serienummer: XAW10048213377<br>Tid: 2025-03-14 21:07"
+        )
+        + p("Ange den här koden på konsolen:")
+        + big("58203")
+        + p(f"{a(devices, 'Hantera enheter')}")
+    )
+    c.html = std(c, body, brand="Playverse", accent="#107c10", lines=["Playverse AB"])
+    c.text = auto_text(c.html)
+
+
+@case("cs", "code", "HTML-only: kód beside 'ID zařízení' and a time, no text part", html_cte="base64")
+def cs_b19_kod_id_zarizeni_html(c: Case) -> None:
+    c.sender = "O2 TV <noreply@o2tv.example>"
+    c.subject = "Kód pro přihlášení nového zařízení"
+    c.codes = ["K7P2Q9"]
+    c.never("A49F227C", "A4-9F-22-7C", "14.03.2025", "20:15")
+    c.html = plain_html(
+        p("Dobrý den,")
+        + p("na zařízení Samsung TV (ID zařízení: A4-9F-22-7C) bylo 14.03.2025 ve 20:15 požádáno o přihlášení.")
+        + p("Zadejte na televizi tento kód:")
+        + big("K7P2Q9", spacing=8)
+        + p("Kód platí 15 minut.")
+    )
+
+
+@case(
+    "uk",
+    "code",
+    "TV activation: 'Код пристрою' (device code) on screen versus the code from the mail",
+    charset="KOI8-U",
+    html_cte="quoted-printable",
+)
+def uk_b19_kod_prystroiu_tv(c: Case) -> None:
+    c.sender = "Megogo <noreply@megogo.example>"
+    c.subject = "Код для входу на телевізорі"
+    c.codes = ["3918"]
+    c.never("TV-72KQ", "72KQ", "14.03.2025")
+    body = (
+        p("Вітаємо!")
+        + p("Ви входите на телевізорі LG (код пристрою TV-72KQ), 14.03.2025.")
+        + p("Введіть на екрані цей код:")
+        + big("3918")
+        + p("Код дійсний 10 хвилин.")
+    )
+    c.html = std(c, body, brand="Megogo", accent="#e50914", lines=["Megogo"])
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "TV-Aktivierung: code in cells, Geräte-ID and a time beside it")
+def de_b19_tv_aktivierung_geraete_id(c: Case) -> None:
+    c.sender = "Joyn <service@joyn.example>"
+    c.subject = "Dein Aktivierungscode für den Fernseher"
+    c.codes = ["H4KW2P"]
+    c.pieces = list("H4KW2P")
+    c.never("GID-4821-7730-19", "4821773019", "14.03.2025", "19:58")
+    help_url = c.never("https://www.joyn.example/hilfe/geraete")
+    body = (
+        p("Hallo Max,")
+        + p("für deinen Fernseher (Geräte-ID GID-4821-7730-19) wurde am 14.03.2025 um 19:58 ein Code angefordert.")
+        + p("Gib diesen Aktivierungscode auf dem Fernseher ein:")
+        + cells("H4KW2P")
+        + p(f"Probleme? {a(help_url, 'Hilfe zu Geräten')}")
+    )
+    c.html = std(c, body, brand="Joyn", accent="#e6007e", lines=["Joyn GmbH, München"])
+
+
+@case("vi", "code", "'Mã thiết bị' (device code) and 'Mã khách hàng' beside the real mã xác thực")
+def vi_b19_ma_thiet_bi(c: Case) -> None:
+    c.sender = "FPT Play <noreply@fptplay.example>"
+    c.subject = "Mã xác thực đăng nhập thiết bị mới"
+    c.codes = ["640291"]
+    c.never("DV-48213", "48213", "KH77120394", "77120394", "14/03/2025")
+    c.text = dedent("""\
+        Xin chào,
+
+        Thiết bị mới đang đăng nhập vào tài khoản của bạn.
+        Mã thiết bị: DV-48213
+        Mã khách hàng: KH77120394
+        Thời gian: 14/03/2025 20:45
+
+        Mã xác thực: 640291
+
+        Mã có hiệu lực trong 5 phút.
+        """)
+
+
+@case(
+    "ru",
+    "code",
+    "'код устройства' on the TV screen versus the код подтверждения from the mail",
+    charset="windows-1251",
+    text_cte="8bit",
+)
+def ru_b19_kod_ustroistva(c: Case) -> None:
+    c.sender = "Кинопоиск <noreply@kinopoisk.example>"
+    c.subject = "Код подтверждения для телевизора"
+    c.codes = ["702841"]
+    c.never("Q7RT-2K", "Q7RT2K", "14.03.2025")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        На телевизоре с кодом устройства Q7RT-2K запрошен вход в аккаунт (14.03.2025, 21:30).
+
+        Код подтверждения: 702841
+
+        Если это были не вы, ничего не делайте.
+        """)
+
+
+@case("ja", "code", "HTML-only 認証コード beside 端末ID and a login time", charset="ISO-2022-JP")
+def ja_b19_tanmatsu_id_html(c: Case) -> None:
+    c.sender = "U-NEXT <info@unext.example>"
+    c.subject = "テレビでのログイン用認証コード"
+    c.codes = ["581047"]
+    c.never("UNX-2203-8841", "22038841", "2025/03/14")
+    c.html = plain_html(
+        p("U-NEXTをご利用いただきありがとうございます。")
+        + p("端末ID：UNX-2203-8841<br>日時：2025/03/14 21:12")
+        + p("テレビの画面に次の認証コードを入力してください。")
+        + big("581047")
+        + p("有効期限は15分です。")
+    )
+
+
+@case("en", "negative", "new device added notice: device ID, time and 'Manage devices' link; no code to use")
+def en_b19_neg_device_added(c: Case) -> None:
+    c.sender = "Streamly <account@streamly.example>"
+    c.subject = "A new device was added to your account"
+    manage = c.never("https://www.streamly.example/account/devices")
+    secure = c.never("https://www.streamly.example/account/security/signout-all")
+    c.never("48213-77204", "4821377204", "2025")
+    body = (
+        p("Hi Jane,")
+        + p(
+            "A new device was added to your Streamly account on March 14, 2025 at 8:30 PM.<br>Device: Living Room TV<br>Device ID: 48213-77204"
+        )
+        + p(f"{a(manage, 'Manage devices')} &middot; Not you? {a(secure, 'Sign out of all devices')}")
+    )
+    c.html = std(c, body, brand="Streamly", accent="#e50914", lines=["Streamly, Inc."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 blind cases ----
 
 

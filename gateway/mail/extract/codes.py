@@ -81,7 +81,32 @@ def _keywords(low: str, spans: Iterable[tuple[int, int]]) -> list[_Keyword]:
             if b < len(low) and _word_char(low[b - 1]) and _word_char(low[b]) and not low[b].isdigit():
                 continue  # "codec", "pinned"
             found.append(_Keyword(a, b, kind))
-    return found
+    return _label_compounds(low, found)
+
+
+_COMPOUND_GAP: Final = frozenset(" -:")
+
+
+def _label_compounds(low: str, found: list[_Keyword]) -> list[_Keyword]:
+    """A plain code word written against a label is that label: "PNR kodu", "Codice biglietto",
+    "Mã đơn hàng", "Customer code" name a reference, not a one-time code. Not a two-letter label:
+    "Your Apple ID Code is: 482913" names the account the code is for."""
+    merged: list[_Keyword] = []
+    for keyword in found:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and {previous.kind, keyword.kind} & {"plain"}
+            and {previous.kind, keyword.kind} & {"label", "near-label"}
+            and set(low[previous.end : keyword.start]) <= _COMPOUND_GAP
+            and keyword.start - previous.end <= 2
+            and min(k.end - k.start for k in (previous, keyword) if k.kind != "plain") >= 3
+        ):
+            kind = previous.kind if previous.kind != "plain" else keyword.kind
+            merged[-1] = _Keyword(previous.start, keyword.end, kind)
+            continue
+        merged.append(keyword)
+    return merged
 
 
 def _merged(spans: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
@@ -321,12 +346,15 @@ def _judge(
             continue
         gap = len(gap_text)
         kind = _effective(keyword.kind, commerce)
+        # A word after the token on a later line opens what follows it ("Koden gælder i 15
+        # minutter", "Datum: 14.03."): it speaks of the paragraph, not of this token.
+        later_line = not left and "\n" in gap_text
         if kind in _TIER:
             if gap > (window if kind != "weak" else _WEAK_WINDOW):
                 continue
             bound = gap <= 16 and _bound(gap_text, FILLER if left else RIGHT_FILLER)
             # "code is 482913" and "code 771234" are equally close: distance counts past 4 characters.
-            score = _TIER[kind] - max(0, gap - 4) / 4 + (6 if bound else 0)
+            score = _TIER[kind] - max(0, gap - 4) / 4 + (6 if bound else 0) - (6 if later_line else 0)
             if best is None or score > best:
                 best, best_gap, best_kind, best_bound = score, gap, kind, bound
             candidate = (-_TIER[kind], gap, kind, text.text[keyword.start : keyword.end], bound)
@@ -342,9 +370,9 @@ def _judge(
             heads = "\n" not in gap_text or (left and _heads_line(low, keyword.start))
             if heads and _bound(gap_text, LABEL_FILLER if left else RIGHT_FILLER):
                 return None  # "order number: 123456", "123456 is your order number", "promo code SAVE20"
-            if kind != "label" and gap <= _LABEL_REACH and _same_phrase(gap_text):
+            if kind != "label" and gap <= _LABEL_REACH and _same_phrase(gap_text) and not later_line:
                 nearest_negative = min(nearest_negative, gap)
-        elif kind == "context" and gap <= _CONTEXT_REACH and _same_phrase(gap_text):
+        elif kind == "context" and gap <= _CONTEXT_REACH and _same_phrase(gap_text) and not later_line:
             nearest_negative = min(nearest_negative, gap)
         elif kind == "offtopic" and gap <= _OFFTOPIC_REACH:
             offtopic = True
@@ -356,7 +384,7 @@ def _judge(
         return None  # a year is a code only right beside a code word: "PIN: 2024"
     if (offtopic and best_kind != "strong") or (meeting and best_kind != "strong" and not best_bound):
         return None
-    if nearest_negative < best_gap:
+    if nearest_negative <= _CONTEXT_REACH and nearest_negative < best_gap:
         if best_kind != "strong" or (nearest_negative <= 8 and best_gap > 16):
             return None  # "appelez le 3646": a label right before it wins over a code word further off
         best -= 10

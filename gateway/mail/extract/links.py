@@ -6,6 +6,7 @@ in their text and path, never by a footer's (unsubscribe, privacy, social, store
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
@@ -26,8 +27,32 @@ MAX_URL_CHARS: Final = 8192
 """Longer URLs are skipped, never cut: a cut signed URL is useless."""
 
 
-_LINK_KIND: Final = {keyword_key(p): kind for kind, block in LINK_WORDS for p in phrases(block)}
-_LINK_SCAN: Final = PhraseScanner.of((p for _, block in LINK_WORDS for p in phrases(block)), sep=r"[\s\-_]?")
+_FOLD: Final = str.maketrans({"ı": "i", "ł": "l", "ø": "o", "đ": "d", "ß": "ss", "æ": "ae", "œ": "oe"})
+
+
+def _folded(phrase: str) -> str:
+    """``phrase`` without diacritics, as URL paths write words: "återställ" is "aterstall" there."""
+    decomposed = unicodedata.normalize("NFKD", phrase.translate(_FOLD))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _link_phrases() -> dict[str, str]:
+    """Every link word (as written, spaces kept) and its kind; also without diacritics when that is
+    long enough to stay a word of its own ("ověř" folds to "over", another word: not added)."""
+    table: dict[str, str] = {}
+    for kind, block in LINK_WORDS:
+        for phrase in phrases(block):
+            table[phrase] = kind  # a later kind wins a phrase listed twice
+    for phrase, kind in list(table.items()):
+        folded = _folded(phrase)
+        if folded != phrase and len(keyword_key(folded)) >= 6 and folded.isascii():
+            table.setdefault(folded, kind)
+    return table
+
+
+_LINK_PHRASES: Final = _link_phrases()
+_LINK_KIND: Final = {keyword_key(phrase): kind for phrase, kind in _LINK_PHRASES.items()}
+_LINK_SCAN: Final = PhraseScanner.of(_LINK_PHRASES, sep=r"[\s\-_]?")
 _LETTER: Final = re.compile(r"[^\W\d_]")
 
 _SOCIAL: Final = (
@@ -199,13 +224,16 @@ def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, str] 
     wanted = {"intent", "reset"} if (mail.about_reset or not mail.has_code) else {"intent"}
     if not mail.commerce:
         wanted.add("confirm")  # confirming an address; in an order mail, confirming the order
+    if "settings" in label:
+        wanted.discard("confirm")  # "Confirm your subscription preferences" confirms settings
     label_intent = bool(wanted & label.keys()) and "not-account" not in label
-    if "soft-never" in label and not label_intent:
+    if ("soft-never" in label or "settings" in label) and not label_intent:
         return None
     if "manage" in label or "manage" in path:
         # "Forgot your password?", "Security settings", "Not you? Secure your account": only when
-        # the link's own text asks to verify, confirm or sign in (or to reset, in a reset mail).
-        asks = {"intent", "confirm", "login"} & (label.keys() | path.keys())
+        # the link's own text asks to verify or sign in (or to reset, in a reset mail). Not to
+        # confirm: "ログイン履歴を確認する" is "check your sign-in history".
+        asks = {"intent", "login"} & (label.keys() | path.keys())
         if not asks and not ("reset" in label and not mail.has_code):
             return None
     url_intent = bool(wanted & url.keys()) and "not-account" not in path

@@ -147,7 +147,7 @@ def _compound(parts: list[tuple[int, str]], written: str) -> Iterator[Token]:
         (_, first), (second_at, second) = parts
         if first.isdigit() and second.isdigit():
             if _year(first) and _year(second) and first <= second:
-                return  # "© 2006–2025": a span of years
+                return  # "© 2006-2025" (any dash): a span of years
             if len(first) == len(second) and len(first) in (3, 4):  # 123-456, 1234-5678
                 yield Token(start, end, ascii_digits(first + second), "grouped")
         elif first.isalpha() and second.isdigit():

@@ -88,7 +88,8 @@ verification code|verify code|security code|authentication code|auth code|login 
 |verifieringskod|säkerhetskod|engångskod|bekräftelsekod|inloggningskod|bekræftelseskode|sikkerhedskode
 |engangskode|verifikationskode|bekreftelseskode|verifiseringskode|påloggingskode|vahvistuskoodi|turvakoodi
 |kertakäyttökoodi|ověřovací kód|bezpečnostní kód|potvrzovací kód|jednorázový kód|ellenőrző kód|biztonsági kód
-|megerősítő kód|cod de verificare|cod de securitate|cod de confirmare|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
+|megerősítő kód|cod de verificare|cod de securitate|cod de confirmare|codul de verificare|codul de confirmare
+|codul de securitate|autorizační kód|autorizacni kod|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
 |κωδικός ασφαλείας|kode verifikasi|kode otp|kode keamanan|kod pengesahan|kode konfirmasi|mã xác minh|mã xác nhận
 |mã xác thực|mã otp|mã bảo mật|رمز التحقق|رمز التأكيد|كود التحقق|رمز الأمان|קוד אימות|รหัสยืนยัน|รหัส otp
 |รหัสผ่านครั้งเดียว|सत्यापन कोड|ओटीपी
@@ -105,7 +106,8 @@ confirmation code|code de confirmation|código de confirmación|codigo de confir
 """
 _PLAIN: Final = """
 code|codes|pin|passcode|access code|2fa|mfa|2sv|kód|kódu|kod|kodu|kodem|kody|kodzie|kodun|kodunuz|kodunu|kode
-|koden|koodi|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود|รหัส|कोड|mã
+|koden|koodi|codul|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود
+|รหัส|कोड|mã
 |şifre|şifreniz|sifre|コード|코드
 """
 _WEAK: Final = """
@@ -137,7 +139,9 @@ promo code|promotional code|coupon code|discount code|gift code|gift card code|v
 |クーポンコード|郵便番号|割引コード|プロモーションコード|招待コード|프로모션 코드|할인 코드|쿠폰 코드|우편번호|쿠폰 번호
 |campaign code|キャンペーンコード|캠페인 코드|活动码|活動碼
 |anti phishing code|antiphishing code|anti phishing phrase|security phrase|code anti phishing|code anti hameçonnage
-|código anti phishing|código antiphishing|codice anti phishing|anti phishing code|antiphishingcode
+|código anti phishing|código antiphishing|codice anti phishing|anti phishing code|antiphishingcode|cod poștal
+|cod postal|kode pos|mã bưu chính|mã bưu điện|поштовий індекс|ταχυδρομικός κώδικας
+|codice biglietto|codice pnr|pnr code|pnr kodu|ticket code|booking code|código de reserva|código del billete
 |антифишинговый код|kod antyphishingowy|kimlik avı önleme kodu|防钓鱼码|防釣魚碼|フィッシング対策コード|피싱 방지 코드
 """
 # Labels of numbers that are not codes: they disqualify a number bound to them ("Customer ID:
@@ -150,7 +154,12 @@ reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|s
 |pull request|pr|issue|build|run|job|kundennummer|kunde
 |konto|kontonummer|referenz|vorgang|vorgangsnummer|référence|compte|referencia|cuenta|cliente|conta|riferimento
 |conto|referentie|rekening|klant|klantnummer|hesap|계좌|末四位|尾号|尾號|末尾|下4桁|下四桁|끝자리|뒷자리|末四碼|末四码|後四碼|后四码|統一編號|统一编号|統一編号
-|税号|稅號|инн|огрн|кпп|(우)|anti phishing|antiphishing
+|税号|稅號|инн|огрн|кпп|(우)|anti phishing|antiphishing|pnr|serial number|serienummer|device id|device code
+|kundnummer|medlemsnummer|kontonummer|referens|ärende|kundenummer|asiakasnumero|jäsennumero|viite|tilinumero
+|zákaznické číslo|číslo účtu|číslo smlouvy|variabilní symbol|ügyfélszám|számlaszám|hivatkozás|număr client|cont
+|referință|αριθμός πελάτη|λογαριασμός|номер клієнта|рахунок|договір|особовий рахунок|khách hàng|hợp đồng
+|tài khoản|số tham chiếu|nomor pelanggan|rekening|nomor referensi|biglietto|billete|bilhete|billet|fahrkarte
+|bilet|ticketnummer
 """
 # Labels that also sink a number merely near them (within a few words, same phrase): orders,
 # bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
@@ -166,6 +175,11 @@ order|orders|invoice|bill|tracking|track|shipment|shipping|parcel|package|delive
 |rezerwacji|sipariş|siparişiniz|siparis|kargo|takip|rezervasyon|订单|訂單|发票|發票|运单|運單|快递|快遞|单号|單號
 |电话|電話|手机|手機|客服|热线|注文|請求書|追跡|予約|伝票|お問い合わせ番号|お問い合わせ|주문|송장|운송장|예약
 |청구서|전화|고객센터|appelez|appeler|llame|llamar|ligue|chiami|chiamare|bel|звоните|позвоните|zadzwoń|arayın
+|beställning|ordernummer|faktura|leverans|försändelse|bokning|bestilling|levering|forsendelse|tilaus|lasku
+|toimitus|lähetys|varaus|objednávka|objednávky|faktura|zásilka|zásilky|rezervace|rendelés|számla|szállítás
+|csomag|foglalás|comandă|comanda|factură|livrare|colet|awb|rezervare|παραγγελία|τιμολόγιο|αποστολή|κράτηση
+|замовлення|рахунок фактура|доставка|посилка|бронювання|đơn hàng|hóa đơn|vận đơn|giao hàng|đặt chỗ|pesanan
+|faktur|pengiriman|paket|pemesanan|train|zug|treno|tren|trem|поезд|pociąg|列车|列車|열차
 """
 # Words that make a nearby number something else (a meeting, a trip, an address, an amount,
 # a date) when they are closer to it than the code word.
@@ -214,6 +228,11 @@ expired|has expired|is expired|no longer valid|no longer works|no longer work|is
 |již není platný|neplatný|nahrazen|lejárt|már nem érvényes|érvénytelen|a expirat|nu mai este valid|έληξε
 |δεν ισχύει πλέον|сплив|більше не дійсний|недійсний|замінено|đã hết hạn|không còn hiệu lực|kedaluwarsa
 |tidak berlaku lagi|無効|期限切れ|失効|만료|무효|已失效|已过期|已過期|已作废|已作廢|失效|作废|作廢
+|can no longer be used|cannot be used anymore|can't be used anymore|kann nicht mehr verwendet werden
+|ne peut plus être utilisé|ya no se puede usar|não pode mais ser usado|non può più essere utilizzato
+|kan niet meer worden gebruikt|больше нельзя использовать|nie może być już użyty|artık kullanılamaz
+|kan inte längre användas|již nelze použít|không thể sử dụng|もう使用できません|使用できません|더 이상 사용할 수 없
+|사용할 수 없|无法再使用|不能再使用|已无法使用|無法再使用
 """
 
 
@@ -285,7 +304,8 @@ STALE_GAP: Final = _words(
 
 # Orders, bookings, trips, bills: a subject about one of these makes "confirmation" a reference.
 _COMMERCE: Final = re.compile(
-    r"order|booking|reservation|flight|trip|itinerary|receipt|invoice|shipping|shipment|shipped|delivery"
+    r"order|booking|reservation|flight|trip|itinerary|boarding|check-in|e-ticket|receipt|invoice|shipping"
+    r"|shipment|shipped|delivery"
     r"|delivered|payment|purchase|ticket|appointment|bestellung|buchung|rechnung|commande|réservation|facture"
     r"|pedido|reserva|factura|ordine|prenotazione|fattura|bestelling|boeking|factuur|заказ|бронир|счёт|счет"
     r"|zamówien|rezerwac|faktur|sipariş|rezervasyon|fatura|订单|訂單|预订|預訂|发票|發票|注文|予約|請求|주문|예약|영수증"
@@ -308,7 +328,8 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         """verif|activat|magic|validat|approv|passwordless|aktivier|freischalt|vérif|activer|valider|activar|ativar
         |attiva|activeer|verifieer|активир|aktywuj|weryfik|doğrula|dogrula|etkinleştir|aktivera|aktivér|aktiver
         |aktivoi|ověř|overiť|aktivov|aktivuj|ellenőriz|hitelesít|aktivál|activează|activeaza|επαλήθευ|ενεργοποί
-        |активу|верифік|xác minh|kích hoạt|aktifkan|تحقق|تفعيل|אמת|הפעל|เปิดใช้งาน|सत्यापित|सक्रिय|验证|驗證|激活|啟用
+        |активу|верифік|aktivir|xác minh|kích hoạt|aktifkan|تحقق|تفعيل|אמת|הפעל|เปิดใช้งาน|सत्यापित|सक्रिय
+        |验证|驗證|激活|啟用
         |认证|認證|認証|有効化|本登録|인증|활성화""",
     ),
     # Resetting a password: the action of a reset mail, account management in a mail about a code.
@@ -316,7 +337,7 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         "reset",
         """reset|zurücksetz|zuruecksetz|wiederherstell|réinitialis|reinitialis|restablec|redefinir|recuperar
         |reimposta|ripristin|herstel|сброс|восстанов|resetuj|sıfırla|återställ|nulstil|tilbakestill|nollaa
-        |palauta|obnov|visszaállít|resetare|resetează|επαναφορ|скину|скид|відновл|đặt lại|atur ulang
+        |palauta|obnov|visszaállít|resetare|resetează|επαναφορ|скину|скид|віднов|vosstanov|sbros|đặt lại|atur ulang
         |setel ulang|إعادة تعيين|איפוס|รีเซ็ต|रीसेट|重置|重設|再設定|リセット|재설정""",
     ),
     # Confirming: an address in a sign-up mail, an order in an order mail (then it does not count).
@@ -324,14 +345,15 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         "confirm",
         """confirm|bestätig|bestaetig|conferm|bevestig|подтвер|potwierdz|potwierdź|onayla|bekräfta|bekraefta|bekræft
         |bekreft|vahvista|potvrd|megerősít|megerosit|confirmă|επιβεβαί|підтвер|xác nhận|konfirmasi|تأكيد|אישור|אשר
-        |ยืนยัน|पुष्टि|确认|確認|확인""",
+        |podtverd|pidtverd|ยืนยัน|पुष्टि|确认|確認|확인""",
     ),
     # Signing in: a verification link in a mail about signing in, a header link in a newsletter.
     (
         "login",
         """sign in|log in|sign on|sign me in|auth|token|otp|anmeld|einlogg|connexion|se connecter|iniciar sesi
-        |inicia sesi|entrar|acceder|acessar|accedi|inloggen|aanmelden|войти|вход|zaloguj|logowanie|giriş|logga in
-        |log ind|logg inn|kirjaudu|přihlá|prihlás|bejelentkez|conectare|autentificare|conectează|σύνδεση|увійти
+        |inicia sesi|entrar|acceder|acessar|accedi|accesso|accès|acceso|acesso|inlogg|aanmelden|войти|вход|zaloguj
+        |logowanie|giriş|logga in|log ind|logg inn|kirjau|přihlá|prihlás|bejelentkez|conectare|autentificare
+        |conectează|σύνδεση|увійти
         |вхід|đăng nhập|masuk|تسجيل الدخول|התחבר|כניסה|เข้าสู่ระบบ|साइन इन|लॉग इन|登录|登入|登錄
         |ログイン|サインイン|로그인""",
     ),
@@ -360,9 +382,15 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         |assistenza|klantenservice|помощ|поддержк|pomoc|wsparcie|yardım|destek|hjälp|kundtjänst|hjælp|hjelp|ohje
         |asiakaspalvelu|nápověd|podpora|súgó|segítség|ügyfélszolgálat|ajutor|asistență|βοήθεια|υποστήριξη|допомог
         |підтримк|trợ giúp|hỗ trợ|liên hệ|bantuan|hubungi|帮助|幫助|客服|联系我们|聯絡我們|ヘルプ|お問い合わせ|サポート
-        |도움말|고객센터|문의|preferences|einstellungen|settings|paramètres|configuración|configurações|impostazioni
-        |instellingen|настройк|ustawienia|ayarlar|inställningar|indstillinger|innstillinger|asetukset|nastavení
-        |beállítások|setări|ρυθμίσεις|налаштуван|cài đặt|pengaturan|设置|設定|설정|report|legal""",
+        |도움말|고객센터|문의|report|legal""",
+    ),
+    # Settings and preferences: "Confirm your subscription preferences" confirms settings, not an address.
+    (
+        "settings",
+        """preferences|preference|settings|einstellungen|paramètres|préférences|configuración|preferencias
+        |configurações|preferências|impostazioni|preferenze|instellingen|voorkeuren|настройк|ustawienia|preferencje
+        |ayarlar|tercihler|inställningar|indstillinger|innstillinger|asetukset|nastavení|předvolby|beállítások
+        |setări|preferințe|ρυθμίσεις|налаштуван|cài đặt|tùy chọn|pengaturan|preferensi|设置|設定|偏好|설정""",
     ),
     # Managing an account: not a verification link unless its own text asks to verify, confirm or
     # sign in ("Forgot your password?", "Security settings", "Wasn't you? Secure your account").
@@ -370,7 +398,11 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         "manage",
         """forgot|forgotten|manage|security settings|account settings|recovery code|backup code|wasn't you
         |wasnt you|was not you|wasn't me|secure your account|secure my account|review activity|recent activity
-        |check activity|change password|change your password|lock your account
+        |check activity|change password|change your password|lock your account|login history|sign in history
+        |login activity|sign in activity|anmeldeverlauf|anmeldeaktivität|historique de connexion
+        |historial de inicio de sesión|histórico de login|histórico de acesso|cronologia accessi|история входов
+        |історія входів|historia logowania|giriş geçmişi|inloggningshistorik|lịch sử đăng nhập|ログイン履歴
+        |로그인 기록|로그인 내역|登录记录|登錄記錄|登入紀錄|登录历史|登入記錄
         |passwort vergessen|sicherheitseinstellungen|kontoeinstellungen|konto schützen|konto sichern|verwalten
         |wiederherstellungscode|waren sie das nicht|das war ich nicht|passwort ändern|letzte aktivität
         |mot de passe oublié|paramètres de sécurité|sécuriser votre compte|sécuriser mon compte|protéger votre compte

@@ -78,6 +78,23 @@ def test_other_labelled_numbers_are_not_reported_beside_the_code() -> None:
     assert _codes("Your Acme code", text) == ["482913"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PNR kodu: X4K7QB\nE-bilet numarası: 2352412345678",
+        "Codice biglietto: 27183940 - Codice PNR: XK4Q7B",
+        "Mã đơn hàng: 250314ABC7K9\nMã khách hàng: KH0048213",
+        "Customer code: 48291734",
+    ],
+)
+def test_a_code_word_written_against_a_label_names_a_reference(text: str) -> None:
+    assert _codes("Your booking", text) == []
+
+
+def test_a_two_letter_label_before_code_is_a_product_name() -> None:
+    assert _codes("", "Your Apple ID Code is: 482913. Don't share it with anyone.") == ["482913"]
+
+
 def test_a_second_code_the_mail_labels_as_the_same_kind_is_reported() -> None:
     text = "Your verification code: 482913\nIf you sign in on a second device, its verification code: 739104"
     assert _codes("Your codes", text) == ["482913", "739104"]

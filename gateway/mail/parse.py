@@ -12,12 +12,12 @@ Both see one header block, decided once (:func:`_header_bounds`, :func:`_field_l
 the first empty line (CRLF or LF). A UTF-8 byte-order mark at the start of the message or of a
 header line is ignored. A field may have spaces before its colon (``Subject : x``, the obsolete
 syntax of RFC 5322 section 4.5.3). Any other line that is neither a field nor a field's
-continuation (a stray ``>From``, text without a colon, a name with spaces or 8-bit bytes) is
-skipped with its continuations and counted in ``ParsedMessage.skipped_header_lines``: the fields
-after it are read, and the body still starts after the first empty line. The stdlib parser never
-sees the top-level header block itself (where it would stop at the first such line and read the
-rest as body): it is given the Content-* and MIME-Version fields found under this rule, then the
-body.
+continuation (an mbox ``From`` line, a stray ``>From``, text without a colon, a name with
+spaces or 8-bit bytes) is skipped with its continuations and counted in
+``ParsedMessage.skipped_header_lines``: the fields after it are read, and the body still starts
+after the first empty line. The stdlib parser never sees the top-level header block itself
+(where it would stop at the first such line and read the rest as body): it is given the
+Content-* and MIME-Version fields found under this rule, then the body.
 """
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def raw_headers(
 ) -> list[tuple[str, str]]:
     """The top-level header fields as (name, value): unfolded, not RFC 2047-decoded.
 
-    Bytes are read as UTF-8 (invalid bytes become U+FFFD). Lines without a valid
-    ``name:`` are skipped; reading stops after ``max_bytes`` or ``max_fields``.
+    Bytes are read as UTF-8 (invalid bytes become U+FFFD). Lines that are no field (see the
+    module docstring) are skipped; reading stops after ``max_bytes`` or ``max_fields``.
     """
     return _read_headers(raw, max_bytes=max_bytes, max_fields=max_fields).fields
 

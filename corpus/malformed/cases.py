@@ -235,6 +235,31 @@ CASES: list[Case] = [
         truncated=True,
     ),
     Case(
+        "broken-header-block",
+        "a byte-order mark before the first field and lines that are no field before the Content-Type: "
+        "the fields after them read (the structure too), the body after the first empty line",
+        lambda: (
+            b"\xef\xbb\xbf"
+            + _multipart(
+                "broken-header-block",
+                b"h",
+                b"--h"
+                + CRLF
+                + _part(b"the real body")
+                + b"--h"
+                + CRLF
+                + _part(b"<p>html</p>", b"text/html")
+                + b"--h--"
+                + CRLF,
+                b"this is not a header",
+                b">From red@attacker.test Mon Jan  1 00:00:00 2024",
+            )
+        ),
+        truncated=False,
+        text_contains="the real body",
+        subject="malformed broken-header-block",
+    ),
+    Case(
         "nul-bytes",
         "NUL bytes in the Subject, the From and the body: kept out of the index's text",
         lambda: (

@@ -66,6 +66,12 @@ class ParsedMessage:
     """SHA-256 hex of the raw body (everything after the header block), for de-duplicating copies."""
     truncated: bool = False
     """True when a bound (size, MIME depth, header count) cut something off."""
+    skipped_header_lines: int = 0
+    """Lines of the header block that are neither a field nor a field's continuation, left out of
+    ``headers`` (mail from broken software: a stray ``>From``, text without a colon, a name with
+    spaces or 8-bit bytes); continuations of such a line count too. The fields after them and the
+    body (after the first empty line) are still read. 0 for well-formed mail; a byte-order mark
+    and spaces before a colon (``Subject : x``, obsolete but valid syntax) are read, not counted."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,17 @@ Two readers share the work:
   matching reads it too, so both always agree on what the headers say.
 * The stdlib parser (``email.feedparser.BytesFeedParser``) finds the MIME structure; bodies, charsets
   and attachments are then decoded here, part by part, with explicit bounds.
+
+Both see one header block, decided once (:func:`_header_bounds`, :func:`_field_line`): it ends at
+the first empty line (CRLF or LF). A UTF-8 byte-order mark at the start of the message or of a
+header line is ignored. A field may have spaces before its colon (``Subject : x``, the obsolete
+syntax of RFC 5322 section 4.5.3). Any other line that is neither a field nor a field's
+continuation (an mbox ``From`` line, a stray ``>From``, text without a colon, a name with
+spaces or 8-bit bytes) is skipped with its continuations and counted in
+``ParsedMessage.skipped_header_lines``: the fields after it are read, and the body still starts
+after the first empty line. The stdlib parser never sees the top-level header block itself
+(where it would stop at the first such line and read the rest as body): it is given the
+Content-* and MIME-Version fields found under this rule, then the body.
 """
 
 from __future__ import annotations
@@ -79,8 +90,10 @@ _FEED_BYTES: Final = 8192  # the slice fed at a time: bounds how far one slice o
 
 # Fields a part keeps in the stdlib tree (see _StructureMessage): a real part has a handful.
 _MAX_STRUCTURE_FIELDS: Final = 32
+# A structure field as _field_line reads one: a BOM and spaces before the colon are not kept.
 _STRUCTURE_FIELD: Final = re.compile(
-    rb"^(?:content-[\x21-\x39\x3b-\x7e]*|mime-version):[^\n]*(?:\n[ \t][^\n]*)*", re.IGNORECASE | re.MULTILINE
+    rb"(?:\xef\xbb\xbf)?(content-[\x21-\x39\x3b-\x7e]*|mime-version)[ \t]*(:[^\n]*(?:\n[ \t][^\n]*)*)",
+    re.IGNORECASE,
 )
 
 # The stdlib's legacy parameter parser is quadratic in the number of ";" of a field, and the
@@ -94,6 +107,10 @@ _NOT_BASE64: Final = re.compile(r"[^A-Za-z0-9+/]")
 _BRACKETED_ID: Final = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]+)>")  # printable, no "<" ">"
 _BARE_ID: Final = re.compile(r"[\x21-\x3b\x3d\x3f-\x7e]+@[\x21-\x3b\x3d\x3f-\x7e]+")
 _EMPTY_LINE: Final = re.compile(rb"\n\r?\n")
+_BOM: Final = b"\xef\xbb\xbf"  # UTF-8 byte-order mark, which some Windows tools write first
+# The empty line that ends the top-level header block, a BOM at its start ignored (see _field_line).
+_LEADING_EMPTY_LINE: Final = re.compile(rb"(?:\xef\xbb\xbf)?\r?\n")
+_HEADER_END: Final = re.compile(rb"\n(?:\xef\xbb\xbf)?\r?\n")
 _CONTENT_ID: Final = re.compile(r"[\x21-\x3b\x3d\x3f-\x7e]+")  # printable, no "<" ">"
 _MAX_CONTENT_ID_CHARS: Final = 998  # a header line's limit (RFC 5322 section 2.1.1)
 
@@ -111,11 +128,10 @@ def raw_headers(
 ) -> list[tuple[str, str]]:
     """The top-level header fields as (name, value): unfolded, not RFC 2047-decoded.
 
-    Bytes are read as UTF-8 (invalid bytes become U+FFFD). Lines without a valid
-    ``name:`` are skipped; reading stops after ``max_bytes`` or ``max_fields``.
+    Bytes are read as UTF-8 (invalid bytes become U+FFFD). Lines that are no field (see the
+    module docstring) are skipped; reading stops after ``max_bytes`` or ``max_fields``.
     """
-    fields, _truncated = _read_headers(raw, max_bytes=max_bytes, max_fields=max_fields)
-    return fields
+    return _read_headers(raw, max_bytes=max_bytes, max_fields=max_fields).fields
 
 
 def parse_message(
@@ -131,7 +147,8 @@ def parse_message(
     ``body`` is the :func:`parse_body` of another copy of this message: used instead of
     parsing the body again when it serves this copy (see :meth:`ParsedBody.serves`).
     """
-    fields, truncated = _read_headers(raw, max_bytes=MAX_HEADER_BYTES, max_fields=MAX_HEADER_FIELDS)
+    read = _read_headers(raw, max_bytes=MAX_HEADER_BYTES, max_fields=MAX_HEADER_FIELDS)
+    fields = read.fields
     first = _first_values(fields)
     if body is None or not body.serves(raw, max_bytes=max_bytes, max_depth=max_depth):
         body = parse_body(raw, max_bytes=max_bytes, max_depth=max_depth)
@@ -151,7 +168,8 @@ def parse_message(
         html=body.html,
         attachments=body.attachments,
         body_sha256=body.sha256,
-        truncated=truncated or body.truncated,
+        truncated=read.truncated or body.truncated,
+        skipped_header_lines=read.skipped,
     )
 
 
@@ -271,22 +289,55 @@ def _parse_body(
 
 
 def _header_bounds(raw: bytes) -> tuple[int, int]:
-    """Where the header block ends and the body starts (the first empty line, CRLF or LF)."""
-    if raw.startswith(b"\n"):
-        return 0, 1
-    if raw.startswith(b"\r\n"):
-        return 0, 2
+    """Where the header block ends and the body starts: the first empty line (CRLF or LF).
+
+    The one split of a message: the header readers read before it, the MIME parser and
+    ``body_sha256`` after it. A byte-order mark at a line's start is ignored here too.
+    """
+    leading = _LEADING_EMPTY_LINE.match(raw)
+    if leading is not None:
+        return 0, leading.end()
     # An empty line is a line break followed by "\n" or "\r\n": one search stops at the first
     # (a search for "\n\n" alone would scan all of a CRLF message).
-    found = _EMPTY_LINE.search(raw)
+    found = _HEADER_END.search(raw)
     if found is None:
         return len(raw), len(raw)
     newline, body = found.span()
     return (newline - 1 if raw[newline - 1] == ord("\r") else newline), body
 
 
-def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> tuple[list[tuple[str, str]], bool]:
-    """The header fields, and whether a bound cut some off."""
+@dataclass(frozen=True, slots=True)
+class _Headers:
+    """What :func:`_read_headers` read of the top-level header block."""
+
+    fields: list[tuple[str, str]]
+    truncated: bool
+    """A bound (bytes, field count) cut some fields off."""
+    skipped: int
+    """Lines read as neither a field nor a field's continuation (their continuations included)."""
+
+
+def _field_line(line: bytes) -> tuple[bytes, bytes] | None:
+    """(name, value) of a line that starts a header field, or None for any other line.
+
+    ``line`` is one line of the header block without its line break. A byte-order mark before
+    the name is ignored (a message's own BOM lands on a line of the block when a delivery
+    stamps its trace fields on top), and so are spaces before the colon (RFC 5322 section
+    4.5.3, obs-optional). A line starting with a space or tab is a continuation, never a field.
+    """
+    if line.startswith(_BOM):
+        line = line[len(_BOM) :]
+    if line[:1] in (b" ", b"\t"):
+        return None
+    name, colon, value = line.partition(b":")
+    name = name.rstrip(b" \t")
+    if not colon or not _FIELD_NAME.fullmatch(name):
+        return None
+    return name, value
+
+
+def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> _Headers:
+    """The header fields, whether a bound cut some off, and how many lines were skipped."""
     block = raw[: _header_bounds(raw)[0]]
     cut = len(block) > max_bytes
     if cut:
@@ -295,17 +346,23 @@ def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> tuple[list[
     fields: list[tuple[bytes, list[bytes]]] = []
     current: list[bytes] | None = None  # the value lines of the field being read
     full = False
+    skipped = 0
     for line in block.split(b"\n"):
         line = line.removesuffix(b"\r")
         if line[:1] in (b" ", b"\t"):
             # A continuation (RFC 5322 section 2.2.3); one of a skipped line is skipped too.
             if current is not None:
                 current.append(line.strip(b" \t"))
+            else:
+                skipped += 1
             continue
-        name, colon, value = line.partition(b":")
-        if not colon or not _FIELD_NAME.fullmatch(name):
+        found = _field_line(line)
+        if found is None:
             current = None
+            # An empty line here is the end of a block without a body (or a lone BOM there).
+            skipped += line not in (b"", _BOM)
             continue
+        name, value = found
         if len(fields) >= max_fields:
             full = True
             break
@@ -320,7 +377,7 @@ def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> tuple[list[
         (name.decode("ascii"), b" ".join(part for part in parts if part).decode("utf-8", "replace"))
         for name, parts in fields
     ]
-    return decoded, cut or full
+    return _Headers(decoded, cut or full, skipped)
 
 
 def _first_values(fields: list[tuple[str, str]]) -> dict[str, str]:
@@ -505,10 +562,12 @@ def _structure_fields(raw: bytes, header_end: int) -> bytes:
     does per sub-part (see :class:`_StructureMessage`); every field is read by
     :func:`_read_headers`. Found with ``bytes.find`` (a regular expression over megabytes of
     header lines costs a second); the first _MAX_STRUCTURE_FIELDS count, as the parser keeps.
+    They are the lines :func:`_field_line` reads as these fields, written as ``Name: value``
+    (the stdlib parser would take ``Name : value`` or a BOM for the end of the fields).
     """
     lowered = b"\n" + raw[:header_end].lower()  # index i of a "\nname" here is field start i in raw
     starts: list[int] = []
-    for prefix in (b"\ncontent-", b"\nmime-version:"):
+    for prefix in (b"\ncontent-", b"\nmime-version", b"\n" + _BOM + b"content-", b"\n" + _BOM + b"mime-version"):
         found = 0
         at = lowered.find(prefix)
         while at >= 0 and found < _MAX_STRUCTURE_FIELDS:
@@ -520,7 +579,7 @@ def _structure_fields(raw: bytes, header_end: int) -> bytes:
     for start in sorted(starts)[:_MAX_STRUCTURE_FIELDS]:
         field_match = _STRUCTURE_FIELD.match(raw, start, header_end)
         if field_match is not None:
-            fields.append(field_match[0].removesuffix(b"\r") + b"\r\n")
+            fields.append(field_match[1] + field_match[2].removesuffix(b"\r") + b"\r\n")
     return b"".join(fields) + b"\r\n"
 
 

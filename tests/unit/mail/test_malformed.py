@@ -84,3 +84,11 @@ def test_a_body_serves_only_its_own_bounds() -> None:
     body: ParsedBody = parse_body(raw)
     assert not body.serves(raw, max_bytes=1000, max_depth=body.limits[1])
     assert not body.serves(raw, max_bytes=body.limits[0], max_depth=2)
+
+
+def test_a_broken_header_block_keeps_its_fields_and_its_body() -> None:
+    (case,) = [c for c in CASES if c.name == "broken-header-block"]
+    parsed = parse_message(case.build())
+    assert parsed.from_address == "red@attacker.test"  # the first field, behind the byte-order mark
+    assert (parsed.text, parsed.html) == ("the real body", "<p>html</p>")
+    assert parsed.skipped_header_lines == 2

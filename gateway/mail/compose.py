@@ -36,6 +36,7 @@ from typing import Final, TypeVar
 
 from gateway.errors import InvalidMail, TooLarge
 from gateway.mail.models import ParsedMessage
+from gateway.mail.parse import mime_view
 from gateway.mail.recipients import GRANTING_HEADERS, addresses_in, normalize_address
 from gateway.mail.render import visible_text
 from gateway.mail.threads import MAX_REFERENCES, message_ids_in
@@ -779,7 +780,7 @@ def _chain_of(original: ParsedMessage) -> list[str]:
 
 def _original_files(raw: bytes, max_bytes: int) -> list[OutgoingFile]:
     """The original's attachments, bytes as sent, read as `gateway.mail.parse` lists them."""
-    root = _parse_bounded(raw)
+    root = _parse_bounded(mime_view(raw))  # the header block split as parse splits it (a BOM, a broken line)
     files: list[OutgoingFile] = []
     total = 0
     text_seen = html_seen = False

@@ -54,6 +54,7 @@ __all__ = [
     "AttachmentContent",
     "ParsedBody",
     "attachment_content",
+    "mime_view",
     "parse_body",
     "parse_message",
     "raw_headers",
@@ -247,6 +248,13 @@ def attachment_content(
     if not _ATTACHMENT_ID.fullmatch(attachment_id):
         return None
     return _parse_body(raw, max_bytes=max_bytes, max_depth=max_depth, want=attachment_id)[1]
+
+
+def mime_view(raw: bytes) -> bytes:
+    """What a MIME parser should read of ``raw``: its structure fields (Content-*, MIME-Version,
+    read by the one header-block rule of this module) and its body; never the rest of the block."""
+    header_end, body_start = _header_bounds(raw)
+    return _structure_fields(raw, header_end) + raw[body_start:]
 
 
 def _parse_body(

@@ -898,6 +898,23 @@ def test_forward_keeps_attachments_byte_exact_and_starts_a_new_thread() -> None:
     assert text.rstrip().endswith("Line one.\n\nLine three.")
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda raw: b"\xef\xbb\xbf" + raw, id="byte-order-mark"),
+        pytest.param(lambda raw: b"this line is no header\r\n" + raw, id="broken-first-line"),
+    ],
+)
+def test_forward_reads_a_damaged_header_block_as_parse_does(damage: Callable[[bytes], bytes]) -> None:
+    """The attachments parse lists are the ones a forward carries, however the header block reads."""
+    raw, _ = original(attachments=[("receipt.pdf", "application/pdf", PDF)])
+    raw = damage(raw)
+    parsed = parse_message(raw)
+    assert [a.filename for a in parsed.attachments] == ["receipt.pdf"]
+    attached = list(stdlib(do_forward(raw, parsed).raw).iter_attachments())
+    assert [(a.get_filename(), a.get_content()) for a in attached] == [("receipt.pdf", PDF)]
+
+
 def test_forward_of_an_html_only_original_carries_its_visible_text() -> None:
     raw, parsed = original(text=None, html="<p>Total: <b>42 EUR</b></p>")
     out = do_forward(raw, parsed, note=None)

@@ -624,6 +624,7 @@ def test_public_names() -> None:
         "AttachmentContent",
         "ParsedBody",
         "attachment_content",
+        "mime_view",
         "parse_body",
         "parse_message",
         "raw_headers",

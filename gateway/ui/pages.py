@@ -299,11 +299,11 @@ def _values(codes: Sequence[Code], links: Sequence[Link], *, context: bool, big:
     """
     code_rows = []
     for code in codes:
-        ctx = f'<span class="context">{_e(code.context)}</span>' if context and code.context else ""
+        ctx = _context_and_reason(code.context, code.reason) if context else ""
         code_rows.append(f'<li><span class="muted">code</span> <code class="value">{_e(code.value)}</code>{ctx}</li>')
     link_rows = []
     for link in links:
-        ctx = f'<span class="context">{_e(link.context)}</span>' if context and link.context else ""
+        ctx = _context_and_reason(link.context, link.reason) if context else ""
         link_rows.append(f'<li><span class="muted">link</span> <code class="value">{_e(link.url)}</code>{ctx}</li>')
     if big:
         shown = f'<ul class="values codes">{"".join(code_rows)}</ul>' if code_rows else ""
@@ -614,3 +614,9 @@ def _attachments(address: str, message: FullMessage) -> str:
         '<h2>Attachments</h2><p class="muted">A click downloads the file: it is never opened in the page.</p>'
         f'<ul class="values attachments">{"".join(rows)}</ul>{more}'
     )
+
+
+def _context_and_reason(context: str, reason: str) -> str:
+    """The words around a code or link, and why the gateway reports it (rows indexed before reasons have none)."""
+    shown = f'<span class="context">{_e(context)}</span>' if context else ""
+    return shown + (f'<span class="reason">{_e(reason)}</span>' if reason else "")

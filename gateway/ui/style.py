@@ -80,6 +80,7 @@ ul.codes code.value {
 }
 ul.values { list-style: none; margin: .4rem 0 0; padding: 0; display: grid; gap: .3rem; }
 ul.values .context { color: var(--muted); font-size: .9rem; margin-left: .4rem; overflow-wrap: anywhere; }
+ul.values .reason { display: block; color: var(--muted); font-size: .8rem; font-style: italic; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0 0 1rem; }
 dl.meta dt { color: var(--muted); }
 dl.meta dd { margin: 0; overflow-wrap: anywhere; }

@@ -190,6 +190,15 @@ async def test_the_list_shows_codes_and_links_as_text_never_as_links(gateway: Ru
     assert "shop.example/verify" not in "".join(hrefs(page))
 
 
+async def test_the_message_page_says_why_each_code_and_link_is_reported(gateway: RunningGateway) -> None:
+    address, token, (message_id,) = await mailed_identity(gateway, "alice", code_mail())
+    async with ui_client(gateway) as client:
+        await login(client, token)
+        page = (await client.get(message_path(address, message_id))).text
+    assert '<span class="reason">labelled &quot;code&quot; in the text part</span>' in page
+    assert '<span class="reason">the link says &quot;Verify your address&quot;</span>' in page
+
+
 async def test_the_list_pages_newest_first(gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(controller, "PAGE_SIZE", 2)
     address, token, ids = await mailed_identity(

@@ -115,9 +115,11 @@ def test_never_raises_on_html_like_input_and_keeps_its_promises(subject: str, te
         assert code.value and code.source in ("subject", "text", "html")
         assert "\ufffd" not in code.value
         assert len(code.context) <= 130
+        assert code.reason  # every code says why
     for link in links:
         assert link.url[:8].lower().startswith(("http://", "https://"))
         assert link.source in ("text", "html")
+        assert link.reason  # every link says why
 
 
 # --- a planted code is found ----------------------------------------------------------------

@@ -103,6 +103,16 @@ class _Said(NamedTuple):
     path: dict[str, str]
 
 
+class _Why(NamedTuple):
+    """What made a link qualify, kept to say it in words for the links that are reported."""
+
+    item: _LinkSeen
+    said: _Said
+    wanted: frozenset[str]
+    label_intent: bool
+    path_intent: bool
+
+
 class _Mail(NamedTuple):
     """What the whole mail says that decides how its links are read."""
 
@@ -135,38 +145,39 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
 
     # One target in several places (text and HTML part, with and without utm_* parameters):
     # the best reason wins, and it is shown as the mail's button (else its HTML link) writes it.
-    best: dict[str, tuple[float, str, _LinkSeen]] = {}
+    best: dict[str, tuple[float, _Why, int]] = {}  # target -> score, why, index in seen
     shown: dict[str, _LinkSeen] = {}
     places: Counter[str] = Counter()
+    targets: dict[str, str] = {}  # a mail repeats its URLs: each is read once
     for index, item in enumerate(seen):
-        target = _target(item.url)
+        target = targets.get(item.url) or targets.setdefault(item.url, _target(item.url))
         places[target] += 1
         if index not in said:
             continue
         verdict = _link_score(item, said[index], mail)
         if verdict is None:
             continue
-        score, reason = verdict
+        score, why = verdict
         if target not in best or score > best[target][0]:
-            best[target] = (score, reason, item)
+            best[target] = (score, why, index)
         if target not in shown or _form_rank(item) > _form_rank(shown[target]):
             shown[target] = item
     if not best:
         return ()
     ranked = sorted(
         (
-            (score + 4 * min(places[target] - 1, 2), reason, item, shown[target])
-            for target, (score, reason, item) in best.items()
+            (score + 4 * min(places[target] - 1, 2), target, why, index, shown[target])
+            for target, (score, why, index) in best.items()
         ),
         key=lambda entry: -entry[0],
     )
     top = ranked[0][0]
     kept = [entry for entry in ranked[:MAX_LINKS] if entry[0] >= top - _TIE]
-    targets = [_target(form.url) for *_, form in kept]
+    kept_targets = [entry[1] for entry in kept]
     return tuple(
-        Link(url=form.url, context=_label(item.label), source=item.source, reason=reason)
-        for (_, reason, item, form), target in zip(kept, targets, strict=True)
-        if not any(_landing_page(target, other) for other in targets)
+        Link(url=form.url, context=_label(seen[index].label), source=seen[index].source, reason=_reason(why))
+        for _, target, why, index, form in kept
+        if not any(_landing_page(target, other) for other in kept_targets)
     )
 
 
@@ -215,7 +226,7 @@ def _what_links_say(seen: list[_LinkSeen]) -> dict[int, _Said]:
     return said
 
 
-def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, str] | None:
+def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, _Why] | None:
     """How surely the link is the one to open, and why; None when it does not qualify."""
     label, url, path = said.label, said.url, said.path
     if "never" in label or "never" in path or "unsub" in item.url.lower():
@@ -254,11 +265,12 @@ def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, str] 
         30 * label_intent + (20 if path_intent else 14 if url_intent else 0)
         + 16 * ("login" in label) + 8 * ("login" in url) + 6 * item.button - 0.3 * min(item.order, 30)
     )  # fmt: skip
-    return score, _reason(item, said, wanted, label_intent, path_intent)
+    return score, _Why(item, said, frozenset(wanted), label_intent, path_intent)
 
 
-def _reason(item: _LinkSeen, said: _Said, wanted: set[str], label_intent: bool, path_intent: bool) -> str:
+def _reason(why: _Why) -> str:
     """Why a reader would open the link, in their words."""
+    item, said, wanted, label_intent, path_intent = why
     what = "the button" if item.button else "the link" if item.source == "html" else "the text before it"
     quoted = _label(" ".join(item.label.split()))[:80]
     if label_intent or ("login" in said.label and quoted):

@@ -11092,6 +11092,741 @@ def it_h19_neg_newsletter_sconto(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Japanese
+
+
+@case(
+    "ja",
+    "code",
+    "三菱UFJ ワンタイムパスワード one digit per cell in Shift_JIS HTML; お客さま番号 and 受付時間 decoys",
+    charset="Shift_JIS",
+    html_cte="base64",
+)
+def ja_h19_mufg_onetime_cells(c: Case) -> None:
+    c.sender = "三菱UFJ銀行 <info@mufg.example.jp>"
+    c.subject = "【三菱UFJ銀行】ワンタイムパスワードのお知らせ"
+    c.codes = ["830572"]
+    c.pieces = list("830572")
+    faq = c.never("https://www.bk.mufg.example.jp/faq/onetime.html")
+    c.never("0012345678", "0120-543-555", "0120543555", "2025")
+    body = (
+        p("山田太郎 様")
+        + p("ご本人確認のため、以下のワンタイムパスワードを画面に入力してください。")
+        + cells("830572")
+        + p("有効期限：発行から10分間")
+        + p("お客さま番号：0012345678")
+        + p(f"受付時間 9:00-21:00 / 0120-543-555 &nbsp; {a(faq, 'よくあるご質問')}")
+    )
+    c.html = std(c, body, brand="三菱UFJ銀行", accent="#e60012", lines=["株式会社三菱UFJ銀行 2025"])
+
+
+@case(
+    "ja",
+    "link",
+    "メールアドレス変更の確認: URL on its own line in an ISO-2022-JP text-only mail, 問い合わせ URL below",
+    charset="ISO-2022-JP",
+)
+def ja_h19_mail_henko_url(c: Case) -> None:
+    c.sender = "ヨドバシ・ドット・コム <info@yodobashi.example.jp>"
+    c.subject = "メールアドレス変更のご確認"
+    url = f"https://order.yodobashi.example.jp/yc/member/mailchange/confirm.html?key={c.t('k', 40, 'b62')}"
+    c.links = [url]
+    contact = c.never("https://www.yodobashi.example.jp/ec/support/contact/index.html")
+    c.never("2008-0157-22", "2008015722")
+    c.text = dedent(f"""\
+        ヨドバシ・ドット・コムをご利用いただきありがとうございます。
+
+        会員番号 2008-0157-22 のメールアドレス変更を受け付けました。
+        下記のURLにアクセスして、変更を完了してください。
+
+        {url}
+
+        ※このURLの有効期限は24時間です。
+        ※お心当たりのない場合は、このメールを破棄してください。
+
+        お問い合わせ
+        {contact}
+        """)
+
+
+@case(
+    "ja",
+    "negative",
+    "ホテル予約確認: 予約番号, チェックイン時刻, 料金, 電話番号, 予約確認 link",
+    html_cte="quoted-printable",
+)
+def ja_h19_neg_hotel_yoyaku(c: Case) -> None:
+    c.sender = "じゃらんnet <info@jalan.example.jp>"
+    c.subject = "【じゃらんnet】予約確認 予約番号：0E7R4K2M"
+    view = c.never(f"https://www.jalan.example.jp/uw/uwp1700/uww1701.do?yadNo=312458&rsvNo=0E7R4K2M&k={c.t('k', 12)}")
+    cancel = c.never("https://www.jalan.example.jp/uw/uwp1900/cancel.do?rsvNo=0E7R4K2M")
+    c.never("0E7R4K2M", "312458", "18,400", "18400", "15:00", "075-123-4567", "0751234567", "2025")
+    body = (
+        h1("ご予約ありがとうございます")
+        + p("予約番号：0E7R4K2M<br>宿泊日：2025年3月21日から1泊<br>チェックイン：15:00<br>合計料金：18,400円（税込）")
+        + p("宿泊施設 電話番号：075-123-4567")
+        + button(view, "予約内容を確認する", bg="#e8490f")
+        + p(a(cancel, "予約のキャンセル"))
+    )
+    c.html = std(c, body, brand="じゃらんnet", lines=["株式会社リクルート"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "code",
+    "確認コード inside a sentence of a long paragraph (base64 UTF-8 text), with 会員ID and an app version",
+    text_cte="base64",
+)
+def ja_h19_code_bunchu(c: Case) -> None:
+    c.sender = "pixiv <no-reply@pixiv.example>"
+    c.subject = "pixivからのお知らせ"
+    c.codes = ["604218", "604 218"]
+    c.never("58201937", "6.112.0", "2025")
+    c.text = dedent("""\
+        いつもpixivをご利用いただきありがとうございます。会員ID 58201937 のアカウントで、アプリ（バージョン 6.112.0）から新しい端末でのログインが試みられたため、ご本人確認をお願いしております。ログインを続けるには、アプリの確認画面で 604 218 を入力してください。このコードの有効期限は発行から15分です。ご本人による操作でない場合は、このメールを破棄していただき、念のためパスワードを変更してください。
+
+        pixiv株式会社 2025
+        """)
+
+
+@case(
+    "ja",
+    "negative",
+    "カード利用明細: ご利用金額, お支払日, カード下4桁, ログインはこちら link",
+    charset="EUC-JP",
+    html_cte="base64",
+)
+def ja_h19_neg_card_meisai(c: Case) -> None:
+    c.sender = "楽天カード <info@rakuten-card.example.jp>"
+    c.subject = "【楽天カード】ご請求金額確定のお知らせ"
+    login = c.never("https://www.rakuten-card.example.jp/e-navi/login/?l-id=mail_meisai")
+    c.never("42,318", "42318", "4021", "2025", "0570-66-6910", "0570666910")
+    body = (
+        p("楽天 太郎 様")
+        + p("2025年3月27日お支払い分のご請求金額が確定しました。")
+        + p("カード：楽天カード（下4桁 4021）<br>ご請求金額：42,318円")
+        + p(f"明細の確認は{a(login, 'ログインはこちら')}")
+        + p("楽天カードコンタクトセンター 0570-66-6910")
+    )
+    c.html = std(c, body, brand="楽天カード", lines=["楽天カード株式会社"])
+
+
+@case(
+    "ja",
+    "link",
+    "新しい端末からのログイン承認: 承認 button, 拒否 link and パスワード変更 link",
+    html_cte="quoted-printable",
+    subject_mode="B",
+)
+def ja_h19_tanmatsu_shonin(c: Case) -> None:
+    c.sender = "メルカリ <no-reply@mercari.example.jp>"
+    c.subject = "新しい端末からのログインを承認してください"
+    rid = c.t("rid", 20, "hex")
+    approve = f"https://jp.mercari.example/login/approve?request_id={rid}&sig={c.t('s', 40)}"
+    c.links = [approve]
+    deny = c.never(f"https://jp.mercari.example/login/reject?request_id={rid}&sig={c.t('s', 40)}")
+    pw = c.never("https://jp.mercari.example/mypage/personal_info/password")
+    c.never("203.0.113.12", "2025")
+    body = (
+        h1("ログインの承認")
+        + p("2025年3月14日 17:42、iPhone（203.0.113.12）からログインのリクエストがありました。")
+        + button(approve, "承認する", bg="#ff0211")
+        + p(f"心当たりがない場合は{a(deny, '拒否する')}を押し、{a(pw, 'パスワードを変更')}してください。")
+    )
+    c.html = std(c, body, brand="メルカリ", lines=["株式会社メルカリ"])
+    c.text = auto_text(c.html)
+
+
+# Korean
+
+
+@case(
+    "ko",
+    "code",
+    "[카카오뱅크] 인증번호 in brackets in an EUC-KR text-only mail: 계좌 끝자리, 금액, 고객센터",
+    charset="EUC-KR",
+    text_cte="base64",
+)
+def ko_h19_kakaobank_injeung(c: Case) -> None:
+    c.sender = "카카오뱅크 <noreply@kakaobank.example>"
+    c.subject = "[카카오뱅크] 이메일 인증번호 안내"
+    c.codes = ["582941"]
+    c.never("3333-01-5820194", "3333015820194", "1,500,000", "1500000", "1599-3333", "15993333", "2025")
+    c.text = dedent("""\
+        [카카오뱅크] 인증번호 [582941]
+
+        이체 한도 변경을 위해 아래 인증번호를 입력해 주세요.
+        계좌: 3333-01-5820194
+        변경 한도: 1,500,000원
+
+        인증번호는 3분간 유효합니다. 타인에게 절대 알려주지 마세요.
+
+        고객센터 1599-3333
+        (c) 2025 Kakaobank
+        """)
+
+
+@case("ko", "link", "이메일 변경 확인: VML button, 고객센터 and 비밀번호 변경 links", html_cte="quoted-printable")
+def ko_h19_email_byeongyeong(c: Case) -> None:
+    c.sender = "당근 <noreply@daangn.example>"
+    c.subject = "이메일 주소 변경을 확인해 주세요"
+    url = f"https://www.daangn.example/account/email/verify?token={c.t('t', 48)}"
+    c.links = [url]
+    help_url = c.never("https://www.daangn.example/support/faq")
+    pw = c.never("https://www.daangn.example/account/password/change")
+    body = (
+        h1("새 이메일 주소를 확인해 주세요")
+        + p(
+            "계정의 이메일 주소를 <b>jane@example.kr</b>(으)로 변경하려면 아래 버튼을 눌러 주세요. 링크는 24시간 동안 유효합니다."
+        )
+        + button(url, "이메일 변경 확인", bg="#ff6f0f", vml=True)
+        + p(f"본인이 요청하지 않았다면 {a(pw, '비밀번호를 변경')}해 주세요. {a(help_url, '고객센터')}")
+    )
+    c.html = std(c, body, brand="당근", lines=["(주)당근마켓"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ko",
+    "negative",
+    "항공권 예약 확인: 예약번호 letters+digits, 편명, 결제금액, 온라인 체크인 link",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_h19_neg_hanggong(c: Case) -> None:
+    c.sender = "대한항공 <reservation@koreanair.example>"
+    c.subject = "[대한항공] 예약이 확정되었습니다 (예약번호 K7XQ2M)"
+    checkin = c.never("https://www.koreanair.example/booking/check-in?pnr=K7XQ2M")
+    c.never("K7XQ2M", "KE 123", "1802123456789", "487,300", "487300", "1588-2001", "15882001", "2025", "09:05")
+    body = (
+        h1("예약 확정 안내")
+        + p("예약번호: K7XQ2M<br>항공권 번호: 1802123456789<br>편명: KE 123 인천 → 도쿄/나리타 2025년 3월 21일 09:05")
+        + p("결제 금액: 487,300원")
+        + button(checkin, "온라인 체크인", bg="#00256c")
+        + p("예약센터 1588-2001")
+    )
+    c.html = std(c, body, brand="대한항공", lines=["(주)대한항공"])
+
+
+@case("ko", "link", "비밀번호 재설정: the text part carries the button URL with utm_* (same target)")
+def ko_h19_bimilbeonho_jaeseoljeong(c: Case) -> None:
+    c.sender = "무신사 <help@musinsa.example>"
+    c.subject = "비밀번호 재설정 안내"
+    base = f"https://www.musinsa.example/member/password/reset?key={c.t('k', 32, 'hex')}"
+    utm = base + "&utm_source=email&utm_medium=system&utm_campaign=pw_reset"
+    c.links = [base, utm]
+    cs = c.never("https://www.musinsa.example/app/cs/faq")
+    c.never("1544-7199", "15447199")
+    body = (
+        h1("비밀번호 재설정")
+        + p("아래 버튼을 눌러 새 비밀번호를 설정해 주세요. 링크는 30분 후 만료됩니다.")
+        + button(base, "비밀번호 재설정하기", bg="#000000")
+        + p(f"문의: 1544-7199 &middot; {a(cs, '자주 묻는 질문')}")
+    )
+    c.html = std(c, body, brand="무신사", lines=["(주)무신사"])
+    c.text = dedent(f"""\
+        비밀번호 재설정
+
+        아래 링크에서 새 비밀번호를 설정해 주세요. 링크는 30분 후 만료됩니다.
+        {utm}
+
+        문의: 1544-7199
+        자주 묻는 질문: {cs}
+        """)
+
+
+@case(
+    "ko",
+    "negative",
+    "아파트 관리비 고지서: 고객번호, 납부금액, 가상계좌, 납부기한, 고지서 보기 link",
+    html_cte="quoted-printable",
+)
+def ko_h19_neg_gwanribi(c: Case) -> None:
+    c.sender = "아파트아이 <notice@aptner.example>"
+    c.subject = "3월 관리비 고지서가 도착했습니다"
+    view = c.never(f"https://www.aptner.example/bill/view?id={c.t('id', 16, 'hex')}")
+    c.never("101-1502", "1011502", "248,910", "248910", "562-910284-73801", "56291028473801", "2025")
+    body = (
+        h1("관리비 고지서")
+        + p("동호수: 101-1502<br>납부금액: 248,910원<br>납부기한: 2025년 3월 31일<br>가상계좌: 562-910284-73801")
+        + button(view, "고지서 보기", bg="#2b6ce2")
+    )
+    c.html = std(c, body, brand="아파트아이", lines=["아파트아이"])
+    c.text = auto_text(c.html)
+
+
+# Simplified Chinese
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "12306 验证码 in a GB18030 text-only mail: 订单号, 车次, 票价 and 客服电话",
+    charset="GB18030",
+    text_cte="base64",
+)
+def zh_hans_h19_12306_yanzhengma(c: Case) -> None:
+    c.sender = "中国铁路12306 <service@12306.example.cn>"
+    c.subject = "12306邮箱验证"
+    c.codes = ["731048"]
+    c.never("E382019471", "G1234", "553.5", "12306", "2025")
+    c.text = dedent("""\
+        尊敬的 张三 先生/女士：
+
+        您正在进行邮箱核验，验证码为：731048，5分钟内有效。
+
+        您最近的订单 E382019471（G1234次 北京南-上海虹桥，二等座 553.5元）不受影响。
+        如非本人操作，请忽略本邮件。客服电话 12306。
+
+        中国铁路客户服务中心 2025
+        """)
+
+
+@case(
+    "zh-Hans", "link", "绑定邮箱确认 link in GB2312 HTML; 帮助中心 and 退订 links", charset="GB2312", html_cte="base64"
+)
+def zh_hans_h19_bangding_youxiang(c: Case) -> None:
+    c.sender = "网易云音乐 <noreply@music.163.example>"
+    c.subject = "请确认绑定邮箱"
+    url = f"https://music.163.example/account/email/bind/confirm?code={c.t('c', 40, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://music.163.example/help/")
+    unsub = c.never("https://music.163.example/mail/unsubscribe?u=4820193")
+    c.never("4820193", "2025")
+    body = (
+        h1("绑定邮箱")
+        + p("您好，您正在将此邮箱绑定到网易云音乐账号（用户ID 4820193）。请点击下方按钮完成绑定，链接24小时内有效。")
+        + button(url, "确认绑定", bg="#c20c0c")
+        + p(f"{a(help_url, '帮助中心')} | {a(unsub, '退订')}")
+    )
+    c.html = std(c, body, brand="网易云音乐", lines=["网易公司 2025"])
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "快递派送通知: 运单号, 派送员电话, 预计时间, 查看物流 link; no pickup code",
+    html_cte="quoted-printable",
+)
+def zh_hans_h19_neg_kuaidi(c: Case) -> None:
+    c.sender = "顺丰速运 <noreply@sf-express.example>"
+    c.subject = "您的快件 SF1452078123456 正在派送"
+    track = c.never("https://www.sf-express.example/chn/sc/waybill/list?no=SF1452078123456")
+    c.never("SF1452078123456", "1452078123456", "138 0013 8000", "13800138000", "95338", "14:00", "16:00", "2025")
+    body = (
+        h1("快件派送中")
+        + p("运单号：SF1452078123456<br>派送员：李师傅 138 0013 8000<br>预计送达：今天 14:00-16:00")
+        + button(track, "查看物流详情", bg="#000000")
+        + p("客服热线 95338")
+    )
+    c.html = std(c, body, brand="顺丰速运", lines=["顺丰速运 2025"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "code", "登录动态码 in cells with 忘记密码 / 修改密码 links and an 账号 ID", html_cte="base64")
+def zh_hans_h19_dongtaima_cells(c: Case) -> None:
+    c.sender = "美团 <noreply@meituan.example>"
+    c.subject = "美团登录动态码"
+    c.codes = ["290518"]
+    c.pieces = list("290518")
+    forgot = c.never("https://passport.meituan.example/account/findpwd")
+    change = c.never("https://passport.meituan.example/account/security/password")
+    c.never("mt_48201937", "48201937", "10107888", "2025")
+    body = (
+        p("尊敬的用户 mt_48201937：")
+        + p("您本次登录的动态码如下，10分钟内有效，请勿泄露给他人：")
+        + cells("290518")
+        + p(f"如非本人操作，请立即{a(change, '修改密码')}。{a(forgot, '忘记密码？')}")
+        + p("客服电话 10107888")
+    )
+    c.html = std(c, body, brand="美团", lines=["北京三快在线科技有限公司 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "信用卡电子账单: 本期应还, 最低还款, 卡号末四位, 还款日, 查看账单 link",
+    charset="GB2312",
+    html_cte="base64",
+)
+def zh_hans_h19_neg_zhangdan(c: Case) -> None:
+    c.sender = "招商银行信用卡 <ccsvc@cmbchina.example>"
+    c.subject = "招商银行信用卡电子账单（2025年03月）"
+    view = c.never("https://cc.cmbchina.example/bill/view?month=202503")
+    c.never("6,482.10", "648210", "648.21", "64821", "4021", "202503", "2025", "95555")
+    body = (
+        h1("2025年03月 电子账单")
+        + p("卡号末四位：4021<br>本期应还金额：6,482.10 元<br>最低还款额：648.21 元<br>到期还款日：2025年04月08日")
+        + button(view, "查看账单明细", bg="#c8102e")
+        + p("客服热线 95555")
+    )
+    c.html = std(c, body, brand="招商银行", lines=["招商银行股份有限公司"])
+
+
+# Traditional Chinese
+
+
+@case(
+    "zh-Hant",
+    "code",
+    "玉山 交易驗證碼 with a 4-letter 識別碼 beside it, 交易金額 and 卡號末四碼 (Big5)",
+    charset="Big5",
+    html_cte="base64",
+)
+def zh_hant_h19_esun_shibiema(c: Case) -> None:
+    c.sender = "玉山銀行 <service@esunbank.example>"
+    c.subject = "玉山銀行 交易驗證碼通知"
+    c.codes = ["483920"]
+    c.never("XKQZ", "3,280", "3280", "4021", "02-2182-1313", "0221821313", "2025")
+    body = (
+        p("親愛的客戶您好：")
+        + p("您於網路商店刷卡消費 新臺幣 3,280 元（卡號末四碼 4021）。")
+        + p("識別碼：XKQZ<br>交易驗證碼：<b>483920</b>")
+        + p("請於5分鐘內輸入，並確認識別碼與交易頁面相同。")
+        + p("客服專線 02-2182-1313")
+    )
+    c.html = std(c, body, brand="玉山銀行", lines=["玉山商業銀行 2025"])
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hant", "link", "重設密碼 with an app button and a web button for the same reset (also_links)")
+def zh_hant_h19_chongshe_app_web(c: Case) -> None:
+    c.sender = "Dcard <noreply@dcard.example>"
+    c.subject = "重設你的 Dcard 密碼"
+    t = c.t("t", 40)
+    web = f"https://www.dcard.example/password/reset?token={t}"
+    app = f"https://dcard.example/app/open?route=password-reset&token={t}"
+    c.links = [web]
+    c.also_links = [app]
+    help_url = c.never("https://dcard.example/help/hc/zh-tw")
+    body = (
+        h1("重設密碼")
+        + p("我們收到了重設密碼的請求，連結將於 1 小時後失效。")
+        + button(web, "在網頁重設密碼", bg="#006aa6")
+        + button(app, "在 App 中重設", bg="#ffffff", fg="#006aa6")
+        + p(a(help_url, "幫助中心"))
+    )
+    c.html = std(c, body, brand="Dcard", lines=["Dcard Taiwan Ltd."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hant",
+    "negative",
+    "電信帳單: 繳費代碼 (a payment code), 帳單金額, 用戶號碼, 繳費期限",
+    charset="Big5",
+    html_cte="base64",
+)
+def zh_hant_h19_neg_jiaofei_daima(c: Case) -> None:
+    c.sender = "中華電信 <ebill@cht.example>"
+    c.subject = "中華電信 114年3月 電子帳單"
+    pay = c.never("https://www.cht.example/ebill/pay?b=11403")
+    c.never("91420387", "0912-345-678", "0912345678", "1,299", "1299", "11403", "0800-080-123", "0800080123")
+    body = (
+        h1("114年3月 電子帳單")
+        + p("用戶號碼：0912-345-678<br>帳單金額：1,299 元<br>繳費期限：114年3月31日<br>繳費代碼：91420387")
+        + button(pay, "線上繳費", bg="#0066b3")
+        + p("客服 0800-080-123")
+    )
+    c.html = std(c, body, brand="中華電信", lines=["中華電信股份有限公司"])
+
+
+@case(
+    "zh-Hant",
+    "negative",
+    "新裝置登入通知: 不是您本人？立即變更密碼 and 查看裝置 links, IP and time",
+    html_cte="quoted-printable",
+)
+def zh_hant_h19_neg_xin_zhuangzhi(c: Case) -> None:
+    c.sender = "蝦皮購物 <noreply@shopee.example.tw>"
+    c.subject = "您的帳號在新裝置登入"
+    change = c.never("https://shopee.example.tw/user/account/password?src=login_alert")
+    devices = c.never("https://shopee.example.tw/user/account/devices")
+    c.never("198.51.100.200", "2025/03/14", "21:08")
+    body = (
+        h1("新裝置登入通知")
+        + p("您的帳號於 2025/03/14 21:08 在 Android 裝置登入（IP 198.51.100.200，台中市）。")
+        + p(f"如果是您本人，無需任何動作。不是您本人？{a(change, '立即變更密碼')}")
+        + p(a(devices, "查看已登入的裝置"))
+    )
+    c.html = std(c, body, brand="蝦皮購物", lines=["蝦皮購物"])
+    c.text = auto_text(c.html)
+
+
+# Russian
+
+
+@case(
+    "ru",
+    "code",
+    "4-digit code in the middle of a long KOI8-R text-only paragraph, with an order number and a price",
+    charset="KOI8-R",
+    text_cte="8bit",
+)
+def ru_h19_kod_v_abzatse(c: Case) -> None:
+    c.sender = "Литрес <noreply@litres.example>"
+    c.subject = "Завершите регистрацию на Литрес"
+    c.codes = ["4820"]
+    c.never("73019284", "349", "8 800 333-27-37", "88003332737", "2025")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Спасибо за покупку: заказ 73019284 на 349 руб. уже доступен в вашей библиотеке, но чтобы читать его на всех устройствах, осталось подтвердить адрес почты. Для этого введите код 4820 в приложении или на сайте в окне "Подтверждение почты" и нажмите "Продолжить". Код действует 20 минут; если он не подошел, запросите новый. Если вы не регистрировались на Литрес, просто проигнорируйте это письмо.
+
+        Служба поддержки: 8 800 333-27-37
+        ООО "Литрес", 2025
+        """)
+
+
+@case(
+    "ru",
+    "link",
+    "подтверждение смены почты: windows-1251 HTML button, 'это были не вы?' and help links",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
+def ru_h19_smena_pochty(c: Case) -> None:
+    c.sender = "Авито <noreply@avito.example>"
+    c.subject = "Подтвердите новый адрес электронной почты"
+    url = f"https://www.avito.example/profile/email/confirm?hash={c.t('h', 40, 'hex')}"
+    c.links = [url]
+    notme = c.never("https://www.avito.example/profile/security?from=email_change")
+    help_url = c.never("https://support.avito.example/")
+    c.never("8 800 600-00-01", "88006000001")
+    body = (
+        h1("Смена адреса почты")
+        + p("Вы указали новый адрес почты для профиля на Авито. Подтвердите его в течение 3 дней.")
+        + button(url, "Подтвердить адрес", bg="#00aaff")
+        + p(f"Это были не вы? {a(notme, 'Проверьте настройки безопасности')}")
+        + p(f"{a(help_url, 'Помощь')} · 8 800 600-00-01")
+    )
+    c.html = std(c, body, brand="Авито", lines=["ООО «КЕХ еКоммерц»"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ru",
+    "negative",
+    "штраф ГИБДД: УИН, номер постановления, сумма со скидкой, дата, оплатить link",
+    charset="windows-1251",
+    html_cte="base64",
+)
+def ru_h19_neg_shtraf(c: Case) -> None:
+    c.sender = "Госуслуги <no-reply@gosuslugi.example>"
+    c.subject = "Новый штраф ГИБДД"
+    pay = c.never("https://www.gosuslugi.example/pay?uin=18810177250314123456")
+    c.never("18810177250314123456", "18810177250314123", "250", "500", "14.03.2025", "2025")
+    body = (
+        h1("Новый штраф")
+        + p(
+            "УИН: 18810177250314123456<br>Постановление № 18810177250314123 от 14.03.2025<br>Сумма: 500 ₽, со скидкой 50% — 250 ₽ до 03.04.2025"
+        )
+        + button(pay, "Оплатить", bg="#0d4cd3")
+    )
+    c.html = std(c, body, brand="Госуслуги", lines=["Минцифры России"])
+
+
+@case(
+    "ru",
+    "negative",
+    "квитанция ЖКХ: 'код плательщика', лицевой счёт, сумма, период, личный кабинет link",
+    html_cte="quoted-printable",
+)
+def ru_h19_neg_kvitanciya(c: Case) -> None:
+    c.sender = "МосОблЕИРЦ <kvit@mosobleirc.example>"
+    c.subject = "Единый платёжный документ за февраль 2025"
+    lk = c.never("https://lkk.mosobleirc.example/login?from=epd")
+    c.never("5820194733", "48201-977", "4820197", "6 482,17", "648217", "2025", "141400")
+    body = (
+        h1("ЕПД за февраль 2025")
+        + p(
+            "Код плательщика: 5820194733<br>Лицевой счёт: 48201-977<br>Сумма к оплате: 6 482,17 ₽<br>Оплатить до 10.03.2025"
+        )
+        + button(lk, "Войти в личный кабинет", bg="#e53935")
+        + p("141400, Московская обл., г. Химки")
+    )
+    c.html = std(c, body, brand="МосОблЕИРЦ", lines=["ООО «МосОблЕИРЦ»"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ru",
+    "code",
+    "код восстановления доступа written with a dash (739-204), account name with digits and a support case",
+    charset="windows-1251",
+    text_cte="quoted-printable",
+)
+def ru_h19_kod_vosstanovleniya(c: Case) -> None:
+    c.sender = "Рамблер <noreply@rambler.example>"
+    c.subject = "Восстановление доступа к почте"
+    c.codes = ["739204", "739-204"]
+    c.never("ivan1987", "1987", "5530182", "2025")
+    c.text = dedent("""\
+        Здравствуйте, ivan1987!
+
+        Вы начали восстановление доступа к ящику ivan1987@rambler.example (обращение № 5530182).
+
+        Код восстановления: 739-204
+
+        Введите его на странице восстановления. Код действует 1 час.
+        Никому не сообщайте этот код.
+
+        Команда Рамблер/почты, 2025
+        """)
+
+
+# Ukrainian
+
+
+@case("uk", "code", "monobank код підтвердження: сума, картка *4021, магазин, 4-digit code in a big block")
+def uk_h19_monobank_kod(c: Case) -> None:
+    c.sender = "monobank <noreply@monobank.example>"
+    c.subject = "Код підтвердження покупки"
+    c.codes = ["7302"]
+    c.never("1 250,00", "125000", "4021", "0 800 205 205", "0800205205", "2025")
+    body = (
+        h1("Підтвердіть покупку")
+        + p("Покупка на 1 250,00 ₴ в ROZETKA з картки *4021.")
+        + big("7302", size=36, spacing=10)
+        + p("Код підтвердження дійсний 5 хвилин. Нікому його не повідомляйте.")
+        + p("Підтримка: 0 800 205 205")
+    )
+    c.html = std(c, body, brand="monobank", lines=["АТ «Універсал Банк», 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "uk",
+    "link",
+    "Дія: SendGrid-tracked 'Підтвердити пошту' button in windows-1251, help link equally opaque",
+    charset="windows-1251",
+    html_cte="base64",
+)
+def uk_h19_diia_pidtverdyty(c: Case) -> None:
+    c.sender = "Дія <noreply@diia.example>"
+    c.subject = "Підтвердіть електронну пошту"
+    url = b19_trk(c, "sendgrid", "diia.example", "confirm")
+    c.links = [url]
+    help_url = c.never(b19_trk(c, "sendgrid", "diia.example", "help"))
+    body = (
+        h1("Підтвердження пошти")
+        + p("Щоб отримувати сповіщення від Дії на цю адресу, підтвердіть її. Посилання діє 24 години.")
+        + button(url, "Підтвердити пошту", bg="#000000")
+        + p(a(help_url, "Питання та відповіді"))
+    )
+    c.html = std(c, body, brand="Дія", lines=["Міністерство цифрової трансформації"])
+
+
+@case(
+    "uk",
+    "negative",
+    "Укрпошта: трек-номер, відділення, індекс, сума післяплати, відстежити link",
+    html_cte="quoted-printable",
+)
+def uk_h19_neg_ukrposhta(c: Case) -> None:
+    c.sender = "Укрпошта <noreply@ukrposhta.example>"
+    c.subject = "Посилка 0500012345678 прибула у відділення"
+    track = c.never("https://track.ukrposhta.example/?barcode=0500012345678")
+    c.never("0500012345678", "01001", "320,00", "32000", "0 800 300 545", "0800300545", "2025")
+    body = (
+        h1("Посилка чекає на вас")
+        + p(
+            "Трек-номер: 0500012345678<br>Відділення: 01001, Київ, вул. Хрещатик, 22<br>Післяплата: 320,00 грн<br>Зберігання до 28.03.2025"
+        )
+        + button(track, "Відстежити", bg="#ffcc00", fg="#000000")
+        + p("Контакт-центр: 0 800 300 545")
+    )
+    c.html = std(c, body, brand="Укрпошта", lines=["АТ «Укрпошта»"])
+    c.text = auto_text(c.html)
+
+
+# Greek
+
+
+@case(
+    "el",
+    "code",
+    "κωδικός μίας χρήσης for a card payment in ISO-8859-7 text: amount, card ending, merchant, phone",
+    charset="ISO-8859-7",
+    text_cte="quoted-printable",
+)
+def el_h19_kodikos_mias_xrisis(c: Case) -> None:
+    c.sender = "Alpha Bank <noreply@alpha.example.gr>"
+    c.subject = "Κωδικός μίας χρήσης για την αγορά σας"
+    c.codes = ["51930274"]
+    c.never("89,90", "8990", "4021", "210 326 0000", "2103260000", "2025")
+    c.text = dedent("""\
+        Αγαπητέ πελάτη,
+
+        Για την αγορά 89,90 EUR στο κατάστημα SKROUTZ με την κάρτα που λήγει σε 4021,
+        ο κωδικός μίας χρήσης είναι: 51930274
+
+        Ισχύει για 5 λεπτά. Μην τον γνωστοποιήσετε σε κανέναν.
+
+        Εξυπηρέτηση πελατών: 210 326 0000
+        Alpha Bank 2025
+        """)
+
+
+@case(
+    "el",
+    "negative",
+    "λογαριασμός ρεύματος: αριθμός παροχής, κωδικός πληρωμής, ποσό, προθεσμία",
+    charset="ISO-8859-7",
+    html_cte="base64",
+)
+def el_h19_neg_logariasmos(c: Case) -> None:
+    c.sender = "ΔΕΗ <ebill@dei.example.gr>"
+    c.subject = "Ο λογαριασμός σας είναι διαθέσιμος"
+    view = c.never("https://mydei.dei.example.gr/el/logariasmoi/?ref=ebill")
+    c.never(
+        "1 23456789-01 2",
+        "123456789012",
+        "RF71 0000 4820 1937",
+        "RF71000048201937",
+        "48201937",
+        "84,35",
+        "8435",
+        "2025",
+        "11 770",
+        "11770",
+    )
+    body = (
+        h1("Νέος λογαριασμός")
+        + p(
+            "Αριθμός παροχής: 1 23456789-01 2<br>Κωδικός ηλεκτρονικής πληρωμής: RF71 0000 4820 1937<br>Ποσό: 84,35 &euro;<br>Λήξη: 31/03/2025"
+        )
+        + button(view, "Δείτε τον λογαριασμό", bg="#004b87")
+        + p("Τηλέφωνο: 11 770")
+    )
+    c.html = std(c, body, brand="ΔΕΗ", lines=["ΔΕΗ Α.Ε."])
+
+
+@case(
+    "el",
+    "link",
+    "επαναφορά κωδικού πρόσβασης: Greek path /epanafora-kodikou/, same URL in text; help link",
+    charset="windows-1253",
+    html_cte="quoted-printable",
+)
+def el_h19_epanafora_kodikou(c: Case) -> None:
+    c.sender = "e-food <noreply@efood.example.gr>"
+    c.subject = "Επαναφορά κωδικού πρόσβασης"
+    url = f"https://www.efood.example.gr/epanafora-kodikou/{c.t('r', 40, 'b62')}"
+    c.links = [url]
+    help_url = c.never("https://www.efood.example.gr/voitheia")
+    body = (
+        h1("Επαναφορά κωδικού")
+        + p("Λάβαμε αίτημα για αλλαγή του κωδικού πρόσβασης. Ο σύνδεσμος ισχύει για 1 ώρα.")
+        + button(url, "Ορισμός νέου κωδικού", bg="#ed2e2e")
+        + p(a(help_url, "Βοήθεια"))
+    )
+    c.html = std(c, body, brand="e-food", lines=["Delivery Hero Hellas"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 held-out cases ----
 
 

@@ -11827,6 +11827,755 @@ def el_h19_epanafora_kodikou(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Portuguese
+
+
+@case(
+    "pt",
+    "code",
+    "gov.br código de acesso: CPF, número de protocolo and hotline beside it",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def pt_h19_govbr_codigo(c: Case) -> None:
+    c.sender = "gov.br <nao-responda@acesso.gov.example>"
+    c.subject = "Código de acesso gov.br"
+    c.codes = ["3X7K9Q"]
+    c.never("123.456.789-09", "12345678909", "2025031400571", "0800 978 9001", "08009789001", "2025")
+    body = (
+        h1("Código de acesso")
+        + p("Olá, titular do CPF 123.456.789-09. Use o código abaixo para entrar na sua conta gov.br:")
+        + big("3X7K9Q", size=30)
+        + p("O código expira em 10 minutos. Protocolo do atendimento: 2025031400571.")
+        + p("Central de atendimento: 0800 978 9001")
+    )
+    c.html = std(c, body, brand="gov.br", lines=["Governo Federal 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pt",
+    "negative",
+    "fatura do cartão: linha digitável, vencimento, valor, últimos dígitos, 'Acessar o app' link",
+    html_cte="base64",
+)
+def pt_h19_neg_fatura_cartao(c: Case) -> None:
+    c.sender = "Inter <fatura@bancointer.example>"
+    c.subject = "Sua fatura de março fechou: R$ 1.482,90"
+    app = c.never("https://inter.example/app?ref=fatura_email")
+    c.never(
+        "07790.00116 12345.678901 23456.789012 1 99990000148290",
+        "1.482,90",
+        "148290",
+        "4021",
+        "3003 4070",
+        "30034070",
+        "2025",
+    )
+    body = (
+        h1("Fatura fechada")
+        + p("Cartão final 4021<br>Valor: R$ 1.482,90<br>Vencimento: 10/04/2025")
+        + p("Linha digitável:<br>07790.00116 12345.678901 23456.789012 1 99990000148290")
+        + button(app, "Acessar o app", bg="#ff7a00")
+        + p("Capitais: 3003 4070")
+    )
+    c.html = std(c, body, brand="Inter", lines=["Banco Inter S.A."])
+
+
+@case(
+    "pt",
+    "code+link",
+    "Magalu: code and a magic 'Entrar' link in one mail; 'Esqueci minha senha' and SAC links",
+    html_cte="quoted-printable",
+)
+def pt_h19_magalu_codigo_e_link(c: Case) -> None:
+    c.sender = "Magalu <naoresponda@magalu.example>"
+    c.subject = "Seu código para entrar no Magalu: 820 417"
+    c.codes = ["820417", "820 417"]
+    url = f"https://sacola.magalu.example/entrar/link-magico?t={c.t('t', 44)}"
+    c.links = [url]
+    forgot = c.never("https://sacola.magalu.example/esqueci-minha-senha")
+    sac = c.never("https://www.magalu.example/central-de-atendimento/")
+    c.never("0800 773 3838", "08007733838")
+    body = (
+        h1("Entre no Magalu")
+        + p("Digite o código abaixo no app ou site:")
+        + big("820 417")
+        + p("Ou, se preferir, entre direto por este aparelho:")
+        + button(url, "Entrar", bg="#0086ff")
+        + p(f"{a(forgot, 'Esqueci minha senha')} &middot; {a(sac, 'Central de atendimento')} &middot; 0800 773 3838")
+    )
+    c.html = std(c, body, brand="Magalu", lines=["Magazine Luiza S.A."])
+    c.text = auto_text(c.html)
+
+
+# Dutch
+
+
+@case(
+    "nl", "code", "Coolblue inlogcode in cells; 'Wachtwoord vergeten?', klantnummer and bestelnummer", html_cte="base64"
+)
+def nl_h19_coolblue_inlogcode(c: Case) -> None:
+    c.sender = "Coolblue <noreply@coolblue.example>"
+    c.subject = "Je inlogcode voor Coolblue"
+    c.codes = ["58204"]
+    c.pieces = list("58204")
+    forgot = c.never("https://www.coolblue.example/nl/account/wachtwoord-vergeten")
+    c.never("9301742", "NL-4820193", "4820193", "3014", "2025")
+    body = (
+        h1("Je inlogcode")
+        + p("Vul deze code in om in te loggen. Hij is 15 minuten geldig.")
+        + cells("58204")
+        + p("Klantnummer 9301742 &middot; laatste bestelling NL-4820193")
+        + p(a(forgot, "Wachtwoord vergeten?"))
+    )
+    c.html = std(c, body, brand="Coolblue", lines=["Coolblue B.V., Weena 664, 3014 DA Rotterdam &copy; 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "nl",
+    "negative",
+    "Belastingdienst aanslag: aanslagnummer, betalingskenmerk in groups of four, bedrag, Mijn Belastingdienst link",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def nl_h19_neg_aanslag(c: Case) -> None:
+    c.sender = "Belastingdienst <noreply@belastingdienst.example>"
+    c.subject = "U hebt een nieuw bericht in de Berichtenbox"
+    box = c.never("https://mijn.belastingdienst.example/berichtenbox?bron=mail")
+    c.never(
+        "1234.56.789.H.46",
+        "123456789H46",
+        "5123 4567 8901 2345",
+        "5123456789012345",
+        "412,00",
+        "41200",
+        "0800 0543",
+        "08000543",
+        "2025",
+    )
+    body = (
+        h1("Nieuw bericht")
+        + p(
+            "Voorlopige aanslag inkomstenbelasting 2025<br>Aanslagnummer: 1234.56.789.H.46<br>Betalingskenmerk: 5123 4567 8901 2345<br>Te betalen: € 412,00"
+        )
+        + button(box, "Naar Mijn Belastingdienst", bg="#154273")
+        + p("BelastingTelefoon: 0800 0543")
+    )
+    c.html = std(c, body, brand="Belastingdienst", lines=["Belastingdienst"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "nl",
+    "link",
+    "nieuw e-mailadres bevestigen: the text part has the same action behind a different Braze redirect (also_links)",
+)
+def nl_h19_email_wijzigen(c: Case) -> None:
+    c.sender = "Thuisbezorgd.nl <noreply@thuisbezorgd.example>"
+    c.subject = "Bevestig je nieuwe e-mailadres"
+    html_url = b19_trk(c, "braze", "thuisbezorgd.example", "confirm-html")
+    text_url = b19_trk(c, "braze", "thuisbezorgd.example", "confirm-text")
+    c.links = [html_url]
+    c.also_links = [text_url]
+    help_html = c.never(b19_trk(c, "braze", "thuisbezorgd.example", "help-html"))
+    help_text = c.never(b19_trk(c, "braze", "thuisbezorgd.example", "help-text"))
+    body = (
+        h1("Bijna klaar")
+        + p("Je hebt je e-mailadres gewijzigd. Bevestig het nieuwe adres binnen 24 uur.")
+        + button(html_url, "Bevestig e-mailadres", bg="#ff8000")
+        + p(a(help_html, "Klantenservice"))
+    )
+    c.html = std(c, body, brand="Thuisbezorgd.nl", lines=["Takeaway.com"])
+    c.text = f"Bijna klaar\n\nJe hebt je e-mailadres gewijzigd. Bevestig het nieuwe adres binnen 24 uur:\n{text_url}\n\nKlantenservice: {help_text}\n"
+
+
+# Polish
+
+
+@case(
+    "pl",
+    "code",
+    "ePUAP kod autoryzacyjny in ISO-8859-2 text: PESEL, numer sprawy, godzina",
+    charset="ISO-8859-2",
+    text_cte="quoted-printable",
+)
+def pl_h19_kod_autoryzacyjny(c: Case) -> None:
+    c.sender = "Profil Zaufany <powiadomienia@pz.gov.example>"
+    c.subject = "Kod autoryzacyjny do podpisania dokumentu"
+    c.codes = ["73920418"]
+    c.never("80010112345", "WA-2025/03/48201", "2025", "14:32")
+    c.text = dedent("""\
+        Dzień dobry,
+
+        Podpisujesz dokument w sprawie WA-2025/03/48201 (złożony 14.03.2025 o 14:32).
+        Właściciel profilu: Jan Kowalski, PESEL 80010112345.
+
+        Kod autoryzacyjny: 73920418
+
+        Kod jest ważny przez 15 minut. Nie przekazuj go nikomu.
+        """)
+
+
+@case(
+    "pl",
+    "negative",
+    "faktura Orange: kod klienta, numer konta do wpłat, kwota, termin; 'Zaloguj się do Mój Orange' link",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def pl_h19_neg_faktura_kod_klienta(c: Case) -> None:
+    c.sender = "Orange <efaktura@orange.example.pl>"
+    c.subject = "Twoja e-faktura za marzec"
+    login = c.never("https://www.orange.example.pl/moj-orange/zaloguj")
+    c.never(
+        "4820193",
+        "F/2025/03/771042",
+        "771042",
+        "12 1140 0000 0120 4829 3017 4455",
+        "12114000000120482930174455",
+        "89,99",
+        "8999",
+        "510 600 600",
+        "510600600",
+        "2025",
+    )
+    body = (
+        h1("e-faktura za marzec 2025")
+        + p(
+            "Kod klienta: 4820193<br>Numer faktury: F/2025/03/771042<br>Kwota: 89,99 zł, termin płatności 28.03.2025<br>Numer konta: 12 1140 0000 0120 4829 3017 4455"
+        )
+        + button(login, "Zaloguj się do Mój Orange", bg="#ff7900", fg="#000000")
+        + p("Infolinia: 510 600 600")
+    )
+    c.html = std(c, body, brand="Orange", lines=["Orange Polska S.A."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pl",
+    "link",
+    "zatwierdź nowe urządzenie: the approval button; 'To nie ja' and 'Zmień hasło' links",
+    html_cte="quoted-printable",
+)
+def pl_h19_zatwierdz_urzadzenie(c: Case) -> None:
+    c.sender = "Allegro <powiadomienia@allegro.example>"
+    c.subject = "Zatwierdź logowanie na nowym urządzeniu"
+    rid = c.t("rid", 24, "hex")
+    url = f"https://allegro.example/logowanie/urzadzenia/zatwierdz?id={rid}"
+    c.links = [url]
+    notme = c.never(f"https://allegro.example/logowanie/urzadzenia/odrzuc?id={rid}")
+    pw = c.never("https://allegro.example/moje-allegro/moje-konto/zmiana-hasla")
+    c.never("192.0.2.140", "2025")
+    body = (
+        h1("Czy to Ty?")
+        + p("Ktoś próbuje zalogować się na Twoje konto z przeglądarki Edge (Kraków, 192.0.2.140) 14.03.2025.")
+        + button(url, "Zatwierdź urządzenie", bg="#ff5a00")
+        + p(f"{a(notme, 'To nie ja')} &middot; {a(pw, 'Zmień hasło')}")
+    )
+    c.html = std(c, body, brand="Allegro", lines=["Allegro.pl sp. z o.o."])
+    c.text = auto_text(c.html)
+
+
+# Turkish
+
+
+@case(
+    "tr",
+    "code",
+    "e-Devlet doğrulama kodu in windows-1254 text: T.C. kimlik no, başvuru numarası, ALO hattı",
+    charset="windows-1254",
+    text_cte="8bit",
+)
+def tr_h19_edevlet_dogrulama(c: Case) -> None:
+    c.sender = "e-Devlet Kapısı <bilgi@turkiye.gov.example>"
+    c.subject = "e-Devlet doğrulama kodunuz"
+    c.codes = ["592074"]
+    c.never("12345678950", "2025-0314-4820", "202503144820", "ALO 160", "2025")
+    c.text = dedent("""\
+        Sayın AYŞE YILMAZ,
+
+        T.C. kimlik numarası 12345678950 olan hesabınız için e-posta adresi değişikliği istendi.
+        Başvuru numarası: 2025-0314-4820
+
+        Doğrulama kodunuz: 592074
+
+        Bu kodu kimseyle paylaşmayın. Kod 3 dakika geçerlidir.
+        Bilgi için: ALO 160
+        """)
+
+
+@case(
+    "tr",
+    "negative",
+    "Turkcell fatura: abone no, fatura tutarı, son ödeme tarihi, 'Faturamı öde' and Hesabım links",
+    charset="ISO-8859-9",
+    html_cte="quoted-printable",
+)
+def tr_h19_neg_fatura(c: Case) -> None:
+    c.sender = "Turkcell <fatura@turkcell.example>"
+    c.subject = "Mart 2025 faturanız: 349,90 TL"
+    pay = c.never("https://www.turkcell.example/fatura-ode?src=email")
+    acc = c.never("https://www.turkcell.example/hesabim/giris")
+    c.never("349,90", "34990", "5320193847", "0532 019 38 47", "05320193847", "2025", "532")
+    body = (
+        h1("Mart 2025 faturanız")
+        + p("Hat: 0532 019 38 47<br>Abone no: 5320193847<br>Tutar: 349,90 TL<br>Son ödeme tarihi: 02.04.2025")
+        + button(pay, "Faturamı öde", bg="#ffc900", fg="#000000")
+        + p(a(acc, "Hesabım'a giriş yap"))
+    )
+    c.html = std(c, body, brand="Turkcell", lines=["Turkcell İletişim Hizmetleri A.Ş."])
+    c.text = auto_text(c.html)
+
+
+@case("tr", "link", "e-posta değişikliğini onayla: Turkish path /eposta-degisikligi/onayla, VML button, yardım link")
+def tr_h19_eposta_degisikligi(c: Case) -> None:
+    c.sender = "Yemeksepeti <bilgi@yemeksepeti.example>"
+    c.subject = "E-posta değişikliğini onayla"
+    url = f"https://www.yemeksepeti.example/hesabim/eposta-degisikligi/onayla?k={c.t('k', 36, 'b62')}"
+    c.links = [url]
+    help_url = c.never("https://www.yemeksepeti.example/yardim")
+    body = (
+        h1("Yeni e-posta adresini onayla")
+        + p("Hesabındaki e-posta adresini değiştirmek için aşağıdaki butona tıkla. Bağlantı 24 saat geçerli.")
+        + button(url, "Onayla", bg="#ea004b", vml=True)
+        + p(a(help_url, "Yardım merkezi"))
+    )
+    c.html = std(c, body, brand="Yemeksepeti", lines=["Yemek Sepeti Elektronik İletişim A.Ş."])
+    c.text = auto_text(c.html)
+
+
+# Swedish
+
+
+@case(
+    "sv",
+    "negative",
+    "1177 appointment reminder: date, time, address, phone, 'Boka om' and 'Logga in' links (calendar-like)",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def sv_h19_neg_kallelse(c: Case) -> None:
+    c.sender = "1177 <noreply@1177.example>"
+    c.subject = "Påminnelse: besök på Vårdcentralen Kungsholmen 21 mars 2025"
+    rebook = c.never("https://e-tjanster.1177.example/tidbok/omboka?bokning=48201937")
+    login = c.never("https://e-tjanster.1177.example/logga-in")
+    c.never("48201937", "08-123 456 78", "0812345678", "112 20", "11220", "2025", "09:40")
+    body = (
+        h1("Påminnelse om ditt besök")
+        + p(
+            "Fredag 21 mars 2025 kl. 09:40<br>Vårdcentralen Kungsholmen, Fleminggatan 22, 112 20 Stockholm<br>Bokningsnummer: 48201937"
+        )
+        + p(f"Kan du inte komma? {a(rebook, 'Boka om eller avboka')} eller ring 08-123 456 78.")
+        + p(a(login, "Logga in på 1177"))
+    )
+    c.html = std(c, body, brand="1177", lines=["Inera AB"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "sv",
+    "code",
+    "engångskod inside a sentence, text-only ISO-8859-1 8bit; order number, amount and a pharmacy phone",
+    charset="ISO-8859-1",
+    text_cte="8bit",
+)
+def sv_h19_engangskod_mening(c: Case) -> None:
+    c.sender = "Apoteket <kundservice@apoteket.example>"
+    c.subject = "Logga in på Apoteket"
+    c.codes = ["418302"]
+    c.never("A-77104829", "77104829", "249,00", "24900", "0771-450 450", "0771450450")
+    c.text = dedent("""\
+        Hej!
+
+        Du försöker logga in för att se din order A-77104829 (249,00 kr). Skriv in engångskoden 418302 i fältet på skärmen, så loggas du in direkt. Koden går ut om 10 minuter.
+
+        Var det inte du? Då kan du bortse från det här mejlet.
+
+        Apoteket kundservice 0771-450 450
+        """)
+
+
+# Czech
+
+
+@case(
+    "cs",
+    "code",
+    "datová schránka bezpečnostní kód in ISO-8859-2 HTML: ID schránky, číslo jednací",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def cs_h19_datovka_kod(c: Case) -> None:
+    c.sender = "Datové schránky <info@mojedatovaschranka.example>"
+    c.subject = "Bezpečnostní kód pro přihlášení"
+    c.codes = ["28491736"]
+    forgot = c.never("https://www.mojedatovaschranka.example/portal/zapomenute-heslo")
+    c.never("k7xq2mb", "MV-48201/2025", "48201", "2025", "954 200 200", "954200200")
+    body = (
+        h1("Bezpečnostní kód")
+        + p("Pro přihlášení do datové schránky ID k7xq2mb zadejte bezpečnostní kód:")
+        + big("28491736", size=28)
+        + p("Kód platí 5 minut. Poslední doručená zpráva: č. j. MV-48201/2025.")
+        + p(f"{a(forgot, 'Zapomenuté heslo')} | Helpdesk 954 200 200")
+    )
+    c.html = std(c, body, brand="ISDS", lines=["Ministerstvo vnitra ČR"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "cs",
+    "negative",
+    "vyúčtování: variabilní symbol, číslo účtu, částka, zákaznické číslo, 'Přihlásit se do Mojí ČEZ'",
+    charset="windows-1250",
+    html_cte="quoted-printable",
+)
+def cs_h19_neg_vyuctovani(c: Case) -> None:
+    c.sender = "ČEZ Prodej <vyuctovani@cez.example>"
+    c.subject = "Vaše vyúčtování elektřiny za rok 2024"
+    login = c.never("https://www.cez.example/moje-cez/prihlaseni")
+    c.never(
+        "2025031401",
+        "35-4820193017/0100",
+        "48201930170100",
+        "1 482,00",
+        "148200",
+        "8200419377",
+        "2024",
+        "371 100 100",
+        "371100100",
+    )
+    body = (
+        h1("Vyúčtování 2024")
+        + p(
+            "Zákaznické číslo: 8200419377<br>Přeplatek: 1 482,00 Kč<br>Variabilní symbol: 2025031401<br>Vrátíme na účet 35-4820193017/0100"
+        )
+        + button(login, "Přihlásit se do Mojí ČEZ", bg="#f24f00")
+        + p("Zákaznická linka 371 100 100")
+    )
+    c.html = std(c, body, brand="ČEZ", lines=["ČEZ Prodej, a.s."])
+    c.text = auto_text(c.html)
+
+
+# Vietnamese
+
+
+@case("vi", "code", "mã OTP in the middle of a long paragraph: số hợp đồng, số tiền, tổng đài")
+def vi_h19_otp_trong_doan(c: Case) -> None:
+    c.sender = "Home Credit <noreply@homecredit.example.vn>"
+    c.subject = "Xác nhận khoản vay của bạn"
+    c.codes = ["739104"]
+    c.never("3900482019", "15.000.000", "15000000", "1900 633 633", "1900633633", "2025")
+    c.html = plain_html(
+        p("Chào anh Nguyễn Văn An,")
+        + p(
+            "Hợp đồng số 3900482019 với số tiền vay 15.000.000 VND đã sẵn sàng để ký. Để xác nhận, vui lòng nhập mã OTP 739104 vào ứng dụng Home Credit trong vòng 5 phút; sau khi xác nhận, số tiền sẽ được giải ngân vào tài khoản của anh trong ngày làm việc tiếp theo. Tuyệt đối không chia sẻ mã này với bất kỳ ai, kể cả nhân viên Home Credit."
+        )
+        + p("Tổng đài: 1900 633 633 &middot; 2025")
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "vi",
+    "link",
+    "xác nhận thiết bị mới: approve button; 'Không phải bạn?' and đổi mật khẩu links",
+    charset="windows-1258",
+    html_cte="quoted-printable",
+)
+def vi_h19_xac_nhan_thiet_bi(c: Case) -> None:
+    c.sender = "VNPAY <noreply@vnpay.example>"
+    c.subject = b19_vi1258("Xác nhận đăng nhập trên thiết bị mới")
+    rid = c.t("rid", 24, "hex")
+    url = f"https://id.vnpay.example/thiet-bi/xac-nhan?req={rid}"
+    c.links = [url]
+    notme = c.never(f"https://id.vnpay.example/thiet-bi/tu-choi?req={rid}")
+    pw = c.never("https://id.vnpay.example/tai-khoan/doi-mat-khau")
+    c.never("203.0.113.55", "2025")
+    body = (
+        h1(b19_vi1258("Thiết bị mới"))
+        + p(
+            b19_vi1258(
+                "Tài khoản của bạn vừa đăng nhập trên Samsung Galaxy S24 (203.0.113.55) lúc 20:15 ngày 14/03/2025."
+            )
+        )
+        + button(url, b19_vi1258("Xác nhận thiết bị"), bg="#005baa")
+        + p(
+            f"{b19_vi1258('Không phải bạn?')} {a(notme, b19_vi1258('Từ chối'))} &middot; {a(pw, b19_vi1258('Đổi mật khẩu'))}"
+        )
+    )
+    c.html = std(c, body, brand="VNPAY", lines=["VNPAY"])
+    c.text = auto_text(c.html)
+
+
+@case("vi", "negative", "hóa đơn tiền điện: mã khách hàng, kỳ hóa đơn, số tiền, thanh toán link", html_cte="base64")
+def vi_h19_neg_hoa_don_dien(c: Case) -> None:
+    c.sender = "EVN HCMC <hoadon@evnhcmc.example.vn>"
+    c.subject = "Thông báo tiền điện tháng 3/2025"
+    pay = c.never("https://cskh.evnhcmc.example.vn/thanh-toan?ma=PE04000123456")
+    c.never("PE04000123456", "04000123456", "1.248.320", "1248320", "19001006", "1900 1006", "2025")
+    body = (
+        h1("Thông báo tiền điện")
+        + p("Mã khách hàng: PE04000123456<br>Kỳ: 03/2025<br>Số tiền: 1.248.320 đồng<br>Hạn thanh toán: 25/03/2025")
+        + button(pay, "Thanh toán ngay", bg="#004c97")
+        + p("Tổng đài: 1900 1006")
+    )
+    c.html = std(c, body, brand="EVN HCMC", lines=["Tổng công ty Điện lực TP.HCM"])
+
+
+# Danish
+
+
+@case(
+    "da",
+    "code",
+    "engangskode beside a CPR-shaped number, a sagsnummer and a phone (ISO-8859-1 text)",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
+def da_h19_engangskode(c: Case) -> None:
+    c.sender = "Borger.dk <noreply@borger.example>"
+    c.subject = "Din engangskode"
+    c.codes = ["830274"]
+    c.never("140385-1234", "1403851234", "2025-48201", "202548201", "33 98 00 00", "33980000", "2025")
+    c.text = dedent("""\
+        Kære Mette Hansen (CPR 140385-1234),
+
+        Du er ved at ændre din e-mailadresse i sag 2025-48201.
+        Din engangskode er: 830274
+
+        Koden udløber om 10 minutter.
+        Spørgsmål? Ring 33 98 00 00.
+        """)
+
+
+@case(
+    "da",
+    "negative",
+    "elregning: kundenummer, aftalenummer, beløb, betalingsdato, 'Log ind på Mit Andel' link",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def da_h19_neg_elregning(c: Case) -> None:
+    c.sender = "Andel Energi <regning@andelenergi.example>"
+    c.subject = "Din elregning for februar 2025"
+    login = c.never("https://mit.andelenergi.example/log-ind")
+    c.never("7201948", "571313104820193", "642,75", "64275", "70 29 29 29", "70292929", "2025")
+    body = (
+        h1("Din elregning")
+        + p(
+            "Kundenummer: 7201948<br>Målepunkt-ID: 571313104820193<br>Beløb: 642,75 kr.<br>Betales: 01.04.2025 via Betalingsservice"
+        )
+        + button(login, "Log ind på Mit Andel", bg="#00283c")
+        + p("Kundeservice 70 29 29 29")
+    )
+    c.html = std(c, body, brand="Andel Energi", lines=["Andel Energi A/S"])
+    c.text = auto_text(c.html)
+
+
+# Finnish
+
+
+@case(
+    "fi",
+    "link",
+    "salasanan palautus: Finnish path /palauta-salasana/, QP text part with the same URL",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+    html_cte="quoted-printable",
+)
+def fi_h19_salasanan_palautus(c: Case) -> None:
+    c.sender = "Verkkokauppa.com <asiakaspalvelu@verkkokauppa.example>"
+    c.subject = "Salasanan palautus"
+    url = f"https://www.verkkokauppa.example/fi/tili/palauta-salasana?token={c.t('t', 64, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://www.verkkokauppa.example/fi/asiakaspalvelu")
+    body = (
+        h1("Palauta salasanasi")
+        + p("Saimme pyynnön salasanasi vaihtamisesta. Linkki on voimassa tunnin.")
+        + button(url, "Vaihda salasana", bg="#0050b4")
+        + p(a(help_url, "Asiakaspalvelu"))
+    )
+    c.html = std(c, body, brand="Verkkokauppa.com", lines=["Verkkokauppa.com Oyj"])
+    c.text = f"Palauta salasanasi\n\nSaimme pyynnön salasanasi vaihtamisesta. Linkki on voimassa tunnin:\n{url}\n\nAsiakaspalvelu: {help_url}\n"
+
+
+@case(
+    "fi",
+    "negative",
+    "tilausvahvistus: tilausnumero, summa, toimitusaika, noutopiste, seuraa link",
+    html_cte="quoted-printable",
+)
+def fi_h19_neg_tilausvahvistus(c: Case) -> None:
+    c.sender = "Prisma <verkkokauppa@prisma.example>"
+    c.subject = "Tilausvahvistus 48201937"
+    track = c.never("https://www.prisma.example/tilaukset/48201937")
+    c.never("48201937", "129,90", "12990", "00100", "2025")
+    body = (
+        h1("Kiitos tilauksestasi!")
+        + p(
+            "Tilausnumero: 48201937<br>Yhteensä: 129,90 €<br>Toimitus: Posti, noutopiste Kamppi, 00100 Helsinki<br>Arvioitu toimitus: 18.03.2025"
+        )
+        + button(track, "Seuraa tilausta", bg="#00843d")
+    )
+    c.html = std(c, body, brand="Prisma", lines=["SOK"])
+    c.text = auto_text(c.html)
+
+
+# Hungarian
+
+
+@case(
+    "hu",
+    "code",
+    "Ügyfélkapu egyszer használatos kód in ISO-8859-2 HTML: adóazonosító jel, ügyszám, hotline",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def hu_h19_ugyfelkapu_kod(c: Case) -> None:
+    c.sender = "Ügyfélkapu+ <noreply@ugyfelkapu.gov.example>"
+    c.subject = "Egyszer használatos kód"
+    c.codes = ["620419"]
+    c.never("8412345670", "UK-2025-048201", "2025048201", "1818", "2025")
+    body = (
+        h1("Bejelentkezés megerősítése")
+        + p("Adóazonosító jel: 8412345670<br>Ügyszám: UK-2025-048201")
+        + p("Az egyszer használatos kód: <b style='font-size:24px'>620419</b>")
+        + p("A kód 5 percig érvényes. Kormányzati ügyfélvonal: 1818")
+    )
+    c.html = std(c, body, brand="Ügyfélkapu+", lines=["Digitális Kormányzati Ügynökség"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "hu",
+    "negative",
+    "GLS csomagkövetés: csomagszám, irányítószám, időablak, utánvét; 'Követés' link",
+    charset="ISO-8859-2",
+    html_cte="base64",
+)
+def hu_h19_neg_csomag(c: Case) -> None:
+    c.sender = "GLS Hungary <noreply@gls.example.hu>"
+    c.subject = "Csomagja ma érkezik (48201937102)"
+    track = c.never("https://gls-group.example/HU/hu/csomagkovetes?match=48201937102")
+    c.never("48201937102", "1138", "12 490", "12490", "08:00", "16:00")
+    body = (
+        h1("Csomagja úton van")
+        + p(
+            "Csomagszám: 48201937102<br>Cím: 1138 Budapest, Váci út 178.<br>Érkezés: ma 08:00-16:00<br>Utánvét: 12 490 Ft"
+        )
+        + button(track, "Csomagkövetés", bg="#061ab1")
+    )
+    c.html = std(c, body, brand="GLS", lines=["GLS General Logistics Systems Hungary Kft."])
+
+
+# Romanian
+
+
+@case(
+    "ro",
+    "code",
+    "ANAF codul de autentificare in ISO-8859-16 HTML: CNP, număr de înregistrare, telefon",
+    charset="ISO-8859-16",
+    html_cte="quoted-printable",
+)
+def ro_h19_anaf_cod(c: Case) -> None:
+    c.sender = "ANAF SPV <noreply@anaf.example.ro>"
+    c.subject = "Codul de autentificare în Spațiul Privat Virtual"
+    c.codes = ["57302918"]
+    c.never("1850314123456", "INREG-4820193", "4820193", "031 403 91 60", "0314039160")
+    body = (
+        h1("Autentificare SPV")
+        + p("CNP: 1850314123456<br>Număr de înregistrare: INREG-4820193")
+        + p("Codul de autentificare este: <b>57302918</b>. Este valabil 10 minute.")
+        + p("Call center: 031 403 91 60")
+    )
+    c.html = std(c, body, brand="ANAF", lines=["Agenția Națională de Administrare Fiscală"])
+    c.text = auto_text(c.html)
+
+
+@case("ro", "link", "confirmă noua adresă de e-mail: Romanian path /confirma-email/, 'Nu ai fost tu?' link")
+def ro_h19_confirma_email_nou(c: Case) -> None:
+    c.sender = "OLX România <noreply@olx.example.ro>"
+    c.subject = "Confirmă noua adresă de e-mail"
+    url = f"https://www.olx.example.ro/contul-meu/confirma-email/?cod={c.t('c', 40, 'hex')}"
+    c.links = [url]
+    notme = c.never("https://www.olx.example.ro/contul-meu/securitate/")
+    body = (
+        h1("Confirmă adresa de e-mail")
+        + p("Ai cerut schimbarea adresei de e-mail a contului. Apasă pe buton pentru confirmare (valabil 48 de ore).")
+        + button(url, "Confirmă adresa", bg="#002f34")
+        + p(f"Nu ai fost tu? {a(notme, 'Verifică securitatea contului')}")
+    )
+    c.html = std(c, body, brand="OLX", lines=["OLX Online Services SRL"])
+    c.text = auto_text(c.html)
+
+
+# Indonesian
+
+
+@case(
+    "id", "code", "OVO kode in cells; 'jangan berikan kode ini' warning, nominal, nomor HP", html_cte="quoted-printable"
+)
+def id_h19_ovo_kode_sel(c: Case) -> None:
+    c.sender = "OVO <noreply@ovo.example.id>"
+    c.subject = "Kode verifikasi OVO kamu"
+    c.codes = ["4829"]
+    c.pieces = list("4829")
+    c.never("0812-3456-7890", "081234567890", "250.000", "250000", "1500 696", "1500696", "2025")
+    body = (
+        h1("Kode verifikasi")
+        + p("Untuk top up Rp250.000 ke nomor 0812-3456-7890, masukkan kode berikut:")
+        + cells("4829")
+        + p("JANGAN berikan kode ini kepada siapa pun, termasuk pihak yang mengaku dari OVO. Call center 1500 696.")
+    )
+    c.html = std(c, body, brand="OVO", lines=["PT Visionet Internasional 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "id",
+    "negative",
+    "tagihan listrik pascabayar: ID pelanggan, periode, total tagihan, 'Bayar sekarang' link",
+    html_cte="base64",
+)
+def id_h19_neg_tagihan_pln(c: Case) -> None:
+    c.sender = "PLN Mobile <noreply@pln.example.id>"
+    c.subject = "Tagihan listrik Maret 2025"
+    pay = c.never("https://pln.example.id/tagihan/bayar?idpel=532100482019")
+    c.never("532100482019", "482.315", "482315", "123", "2025")
+    body = (
+        h1("Tagihan listrik")
+        + p(
+            "ID Pelanggan: 532100482019<br>Periode: Maret 2025<br>Total tagihan: Rp482.315<br>Jatuh tempo: 20 Maret 2025"
+        )
+        + button(pay, "Bayar sekarang", bg="#00a2e9")
+        + p("Contact center PLN 123")
+    )
+    c.html = std(c, body, brand="PLN Mobile", lines=["PT PLN (Persero)"])
+
+
+@case("id", "code+link", "kode verifikasi plus 'Masuk ke akun' Mandrill link; 'Lupa kata sandi?' and bantuan links")
+def id_h19_kode_dan_tautan_masuk(c: Case) -> None:
+    c.sender = "Bukalapak <noreply@bukalapak.example>"
+    c.subject = "Masuk ke Bukalapak"
+    c.codes = ["703918"]
+    url = b19_trk(c, "mandrill", "bukalapak.example", "login")
+    c.links = [url]
+    forgot = c.never(b19_trk(c, "mandrill", "bukalapak.example", "forgot"))
+    help_url = c.never(b19_trk(c, "mandrill", "bukalapak.example", "help"))
+    body = (
+        h1("Masuk ke akunmu")
+        + p("Kode verifikasi: <b>703918</b> (berlaku 5 menit)")
+        + p("Atau langsung masuk dengan tombol ini dari perangkat yang sama:")
+        + button(url, "Masuk ke akun", bg="#e31e52")
+        + p(f"{a(forgot, 'Lupa kata sandi?')} &middot; {a(help_url, 'Bantuan')}")
+    )
+    c.html = std(c, body, brand="Bukalapak", lines=["PT Bukalapak.com Tbk"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 held-out cases ----
 
 

@@ -12576,6 +12576,388 @@ def id_h19_kode_dan_tautan_masuk(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# More traps across languages: replaced codes, anti-phishing words, subject-only codes, newsletters
+
+
+@case("en", "code", "the earlier code is said to have expired; the new one is in the box (both written with a space)")
+def en_h19_previous_code_expired(c: Case) -> None:
+    c.sender = "Robinhood <notifications@robinhood.example>"
+    c.subject = "Your new Robinhood verification code"
+    c.codes = ["902715", "902 715"]
+    c.never("481 920", "481920", "2025", "94025")
+    body = (
+        h1("Here's a new code")
+        + p("The code we sent you earlier (481 920) has expired. Use this one instead:")
+        + big("902 715")
+        + p("It expires in 5 minutes. Robinhood will never call you to ask for this code.")
+    )
+    c.html = std(
+        c, body, brand="Robinhood", lines=["Robinhood Markets, Inc., 85 Willow Rd, Menlo Park, CA 94025, 2025"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "code",
+    "código anterior anulado in a text-only mail (8bit UTF-8); new code with a dash; DNI and phone decoys",
+    text_cte="8bit",
+)
+def es_h19_codigo_anterior_anulado(c: Case) -> None:
+    c.sender = "Bizum <no-reply@bizum.example>"
+    c.subject = "Nuevo código de verificación"
+    c.codes = ["731904", "731-904"]
+    c.never("528-113", "528113", "12345678Z", "+34 611 222 333", "34611222333", "611222333")
+    c.text = dedent("""\
+        Hola, Laura:
+
+        Has solicitado un nuevo código. El código anterior (528-113) ya no es válido.
+
+        Tu nuevo código de verificación: 731-904
+
+        Titular: Laura García, DNI 12345678Z
+        Móvil asociado: +34 611 222 333
+
+        Si no lo has pedido tú, ignora este mensaje.
+        """)
+
+
+@case(
+    "ko",
+    "code",
+    "이전 인증번호는 만료: a new 인증번호 below the void one, EUC-KR HTML-only",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_h19_ijeon_injeung_manryo(c: Case) -> None:
+    c.sender = "배달의민족 <noreply@baemin.example>"
+    c.subject = "[배달의민족] 새 인증번호 안내"
+    c.codes = ["640127"]
+    c.never("311859", "1600-0987", "16000987", "2025")
+    body = (
+        p("이전에 발송된 인증번호(311859)는 만료되었습니다.")
+        + p("새 인증번호를 입력해 주세요.")
+        + big("640127")
+        + p("인증번호는 5분간 유효합니다. 고객센터 1600-0987")
+    )
+    c.html = std(c, body, brand="배달의민족", lines=["(주)우아한형제들 2025"])
+
+
+@case(
+    "en",
+    "code",
+    "exchange mail with the user's anti-phishing code above the verification code; withdrawal amount and address",
+)
+def en_h19_antiphishing_code(c: Case) -> None:
+    c.sender = "OKX <noreply@okx.example>"
+    c.subject = "[OKX] Withdrawal verification"
+    c.codes = ["482019"]
+    c.never("OKX-7731", "7731", "0.2500", "bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh", "2493")
+    lock = c.never("https://www.okx.example/account/security/freeze")
+    body = (
+        p("Anti-phishing code: <b>OKX-7731</b>")
+        + h1("Confirm your withdrawal")
+        + p("Amount: 0.2500 BTC<br>Address: bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh")
+        + p("Verification code: <b style='font-size:22px'>482019</b>")
+        + p(f"If you did not request this, {a(lock, 'freeze your account')} immediately.")
+    )
+    c.html = std(c, body, brand="OKX", lines=["OKX"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "tr",
+    "code",
+    "güvenlik sözcüğü (the user's security word with digits) above the doğrulama kodu; IBAN and amount",
+    charset="ISO-8859-9",
+    html_cte="quoted-printable",
+)
+def tr_h19_guvenlik_sozcugu(c: Case) -> None:
+    c.sender = "Enpara.com <bilgi@enpara.example>"
+    c.subject = "Para transferi doğrulama kodu"
+    c.codes = ["305817"]
+    c.never(
+        "MAVI42",
+        "TR33 0006 1005 1978 6457 8413 26",
+        "TR330006100519786457841326",
+        "2.500,00",
+        "250000",
+        "0850 222 0 667",
+        "08502220667",
+    )
+    body = (
+        p("Güvenlik sözcüğünüz: <b>MAVI42</b>")
+        + h1("Transfer onayı")
+        + p("Alıcı IBAN: TR33 0006 1005 1978 6457 8413 26<br>Tutar: 2.500,00 TL")
+        + p("Doğrulama kodunuz: <b>305817</b>")
+        + p("Müşteri hizmetleri: 0850 222 0 667")
+    )
+    c.html = std(c, body, brand="Enpara.com", lines=["QNB Bank A.Ş."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en",
+    "negative",
+    "newsletter whose articles talk about verification codes and sign-in; 'Sign in to read' and promo code WELCOME10",
+)
+def en_h19_neg_newsletter_code_words(c: Case) -> None:
+    c.sender = "The Verge <newsletter@theverge.example>"
+    c.subject = "Installer: why your 6-digit codes are getting phished"
+    read = c.never(b19_trk(c, "sendgrid", "theverge.example", "read"))
+    signin = c.never(b19_trk(c, "sendgrid", "theverge.example", "signin"))
+    unsub = c.never(b19_trk(c, "sendgrid", "theverge.example", "unsub"))
+    c.never("WELCOME10", "2025", "10001", "183")
+    body = (
+        h1("Installer No. 183")
+        + p(
+            "This week: attackers now relay one-time verification codes in real time, so a 6-digit code from a text message is only as safe as the page you type it into. We tested passkeys on 12 phones from 2019 to 2025."
+        )
+        + button(read, "Read the full issue", bg="#5200ff")
+        + p(f"Subscribers get it all: {a(signin, 'Sign in to read')} &middot; new readers save 10% with code WELCOME10")
+        + b19_small(f"{a(unsub, 'Unsubscribe')} &middot; Vox Media, 1201 Connecticut Ave, New York, NY 10001")
+    )
+    c.html = std(c, body, brand="The Verge", lines=["Vox Media, LLC"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "de",
+    "negative",
+    "Webinar-Anmeldung bestätigt: Webinar-ID in groups, Uhrzeit, 'Zum Webinar' and calendar links; no Kenncode",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def de_h19_neg_webinar_anmeldung(c: Case) -> None:
+    c.sender = "IHK München <veranstaltungen@ihk-muenchen.example>"
+    c.subject = "Anmeldebestätigung: Webinar Datenschutz am 20.03.2025"
+    join = c.never(f"https://ihk-muenchen.zoom.example/w/84201937712?tk={c.t('tk', 40)}")
+    cal = c.never("https://www.ihk-muenchen.example/veranstaltungen/48201/kalender.ics")
+    cancel = c.never("https://www.ihk-muenchen.example/veranstaltungen/48201/abmelden")
+    c.never("842 0193 7712", "84201937712", "48201", "2025", "10:00", "11:30", "80323")
+    body = (
+        h1("Ihre Anmeldung ist bestätigt")
+        + p(
+            "Webinar: Datenschutz im Mittelstand<br>Donnerstag, 20.03.2025, 10:00-11:30 Uhr<br>Webinar-ID: 842 0193 7712"
+        )
+        + button(join, "Zum Webinar", bg="#004a99")
+        + p(f"{a(cal, 'In den Kalender eintragen')} &middot; {a(cancel, 'Von der Veranstaltung abmelden')}")
+    )
+    c.html = std(
+        c, body, brand="IHK München", lines=["IHK für München und Oberbayern, Max-Joseph-Str. 2, 80323 München"]
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "negative",
+    "キャンペーンのお知らせ: クーポンコード, 価格, 期間, ログイン link, 配信停止",
+    charset="ISO-2022-JP",
+)
+def ja_h19_neg_coupon_campaign(c: Case) -> None:
+    c.sender = "ユニクロ <news@uniqlo.example.jp>"
+    c.subject = "【ユニクロ】週末限定 クーポンコードのお知らせ"
+    login = c.never("https://www.uniqlo.example.jp/jp/ja/member/login?cid=mail")
+    unsub = c.never("https://www.uniqlo.example.jp/jp/ja/member/mailmagazine/stop")
+    c.never("SPRING500", "1,990", "1990", "2025", "5000")
+    c.text = dedent(f"""\
+        ユニクロ会員のみなさま
+
+        週末限定で使えるクーポンコード SPRING500 をお届けします。
+        5000円以上のお買い物で500円引き（2025年3月16日まで）。
+        ドライEXクルーネックT 1,990円 など
+
+        ログインしてクーポンを使う
+        {login}
+
+        メールマガジンの配信停止
+        {unsub}
+        """)
+
+
+@case(
+    "fr", "code+link", "code and two buttons for the same sign-in (app and web, also_links); 'Mot de passe oublié' link"
+)
+def fr_h19_code_lien_deux_surfaces(c: Case) -> None:
+    c.sender = "Alan <connexion@alan.example>"
+    c.subject = "Votre code de connexion Alan : 58 2041"
+    c.codes = ["582041", "58 2041"]
+    t = c.t("t", 40)
+    web = f"https://alan.example/fr/connexion/lien?token={t}"
+    app = f"https://alan.example/app/login-link?token={t}&source=email"
+    c.links = [web]
+    c.also_links = [app]
+    forgot = c.never("https://alan.example/fr/mot-de-passe-oublie")
+    body = (
+        h1("Connexion")
+        + p("Votre code de connexion :")
+        + big("582041")
+        + p("Vous pouvez aussi vous connecter en un clic :")
+        + button(web, "Se connecter sur le web", bg="#282673")
+        + button(app, "Ouvrir l'application", bg="#ffffff", fg="#282673")
+        + p(a(forgot, "Mot de passe oublié ?"))
+    )
+    c.html = std(c, body, brand="Alan", lines=["Alan SA"])
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "HTML-only Outlook/MSO reset mail: VML button twin plus the anchor; 'forgot your username?' link")
+def en_h19_mso_reset_html_only(c: Case) -> None:
+    c.sender = "Fidelity Investments <noreply@fidelity.example>"
+    c.subject = "Reset your password"
+    url = f"https://digital.fidelity.example/prgw/digital/resetpassword?rt={c.t('rt', 48)}"
+    c.links = [url]
+    user = c.never("https://digital.fidelity.example/prgw/digital/forgotusername")
+    c.never("800-343-3548", "8003433548", "02210")
+    c.html = (
+        '<html xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office">'
+        '<head><meta http-equiv="Content-Type" content="text/html; charset=utf-8"></head><body>'
+        '<div class="WordSection1"><p class="MsoNormal">Dear Jane Doe,<o:p></o:p></p>'
+        '<p class="MsoNormal">We received a request to reset the password for your account. This link expires in 30 minutes.<o:p></o:p></p>'
+        + button(url, "Reset password", bg="#368727", vml=True)
+        + f'<p class="MsoNormal"><a href="{esc(user)}">Forgot your username?</a><o:p></o:p></p>'
+        '<p class="MsoNormal">Questions? 800-343-3548. Fidelity, 245 Summer St, Boston, MA 02210<o:p></o:p></p></div></body></html>'
+    )
+
+
+@case(
+    "ru",
+    "code",
+    "code only in the subject; the body points to it and lists an order and a phone",
+    charset="KOI8-R",
+    text_cte="base64",
+)
+def ru_h19_kod_tolko_v_teme(c: Case) -> None:
+    c.sender = "Самокат <noreply@samokat.example>"
+    c.subject = "Код для входа: 5820"
+    c.codes = ["5820"]
+    c.never("71930284", "8 800 700-82-16", "88007008216")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Используйте код из темы письма, чтобы войти в приложение.
+        Ваш последний заказ: 71930284.
+
+        Поддержка: 8 800 700-82-16
+        """)
+
+
+@case("en", "code", "code in a key/value table between a reference number, a time and a request id")
+def en_h19_code_kv_table(c: Case) -> None:
+    c.sender = "Namecheap <support@namecheap.example>"
+    c.subject = "Domain transfer authorization"
+    c.codes = ["830144"]
+    c.never("2025-0314-77", "2025031477", "10:52", "REQ-4820193", "4820193", "2025")
+    body = (
+        h1("Confirm the domain push")
+        + '<table style="font-size:14px;border-collapse:collapse"><tr><td style="padding:4px 12px">Reference</td><td>2025-0314-77</td></tr>'
+        '<tr><td style="padding:4px 12px">Domain</td><td>example-shop.com</td></tr>'
+        '<tr><td style="padding:4px 12px">Verification code</td><td><b>830144</b></td></tr>'
+        '<tr><td style="padding:4px 12px">Valid until</td><td>10:52 UTC</td></tr>'
+        '<tr><td style="padding:4px 12px">Request ID</td><td>REQ-4820193</td></tr></table>'
+        + p("Enter the verification code on the transfer page to approve the push.")
+    )
+    c.html = std(c, body, brand="Namecheap", lines=["Namecheap, Inc."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "it",
+    "code",
+    "codice written with a dash in the middle (4820-1937), IBAN and importo nearby",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
+def it_h19_codice_trattino(c: Case) -> None:
+    c.sender = "Fineco <noreply@fineco.example>"
+    c.subject = "Codice di autorizzazione bonifico"
+    c.codes = ["48201937", "4820-1937"]
+    c.never(
+        "IT60 X054 2811 1010 0000 0123 456",
+        "IT60X0542811101000000123456",
+        "980,00",
+        "98000",
+        "800 52 52 52",
+        "800525252",
+    )
+    c.text = dedent("""\
+        Gentile cliente,
+
+        per autorizzare il bonifico di 980,00 EUR verso IT60 X054 2811 1010 0000 0123 456
+        inserisci il codice di autorizzazione: 4820-1937
+
+        Il codice scade tra 3 minuti.
+        Servizio clienti 800 52 52 52
+        """)
+
+
+@case(
+    "uk", "negative", "розсилка: промокод, ціни, 'Увійти в кабінет' and unsubscribe links", html_cte="quoted-printable"
+)
+def uk_h19_neg_rozsylka(c: Case) -> None:
+    c.sender = "Rozetka <news@rozetka.example>"
+    c.subject = "Весняний розпродаж: промокод VESNA300"
+    shop = c.never(b19_trk(c, "braze", "rozetka.example", "shop"))
+    login = c.never(b19_trk(c, "braze", "rozetka.example", "login"))
+    unsub = c.never(b19_trk(c, "braze", "rozetka.example", "unsub"))
+    c.never("VESNA300", "2 999", "2999", "2025", "0 800 303 344", "0800303344")
+    body = (
+        h1("Весняний розпродаж")
+        + p("Знижка 300 грн з промокодом VESNA300 на покупки від 2 999 грн до 31.03.2025.")
+        + button(shop, "До покупок", bg="#00a046")
+        + p(a(login, "Увійти в кабінет"))
+        + b19_small(f"{a(unsub, 'Відписатися від розсилки')} · 0 800 303 344")
+    )
+    c.html = std(c, body, brand="Rozetka", lines=["ТОВ «Розетка.УА»"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "el",
+    "code+link",
+    "κωδικός επαλήθευσης and an 'Επιβεβαίωση email' button; help link",
+    charset="ISO-8859-7",
+    html_cte="quoted-printable",
+)
+def el_h19_kodikos_kai_syndesmos(c: Case) -> None:
+    c.sender = "Vinted <no-reply@vinted.example>"
+    c.subject = "Επιβεβαίωσε το email σου"
+    c.codes = ["7391"]
+    url = f"https://www.vinted.example/gr/epivevaiosi-email?token={c.t('t', 40, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://www.vinted.example/gr/help")
+    body = (
+        h1("Επιβεβαίωσε το email σου")
+        + p("Κωδικός επαλήθευσης: <b>7391</b>")
+        + p("Ή πάτησε το κουμπί:")
+        + button(url, "Επιβεβαίωση email", bg="#09b1ba")
+        + p(a(help_url, "Κέντρο βοήθειας"))
+    )
+    c.html = std(c, body, brand="Vinted", lines=["Vinted UAB"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "vi",
+    "code",
+    "mã xác minh in the subject and the hidden preheader and the body of an HTML-only mail; hotline",
+    html_cte="base64",
+)
+def vi_h19_ma_tieu_de_preheader(c: Case) -> None:
+    c.sender = "Grab <no-reply@grab.example>"
+    c.subject = "Mã xác minh Grab của bạn là 3920"
+    c.codes = ["3920"]
+    c.never("1900 1806", "19001806", "2025")
+    body = (
+        h1("Mã xác minh")
+        + big("3920", size=36, spacing=12)
+        + p("Mã có hiệu lực trong 5 phút. Không chia sẻ mã này cho bất kỳ ai.")
+        + p("Tổng đài hỗ trợ 1900 1806 &middot; 2025")
+    )
+    c.html = card(c, body, brand="Grab", pre="Mã xác minh Grab của bạn là 3920", accent="#00b14f")
+
+
 # ---- end of issue 19 held-out cases ----
 
 

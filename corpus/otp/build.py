@@ -12958,6 +12958,223 @@ def vi_h19_ma_tieu_de_preheader(c: Case) -> None:
     c.html = card(c, body, brand="Grab", pre="Mã xác minh Grab của bạn là 3920", accent="#00b14f")
 
 
+# Smaller languages: the kinds the first pass left out
+
+
+@case("de", "link", "text-only Postmark-style mail: 'Anmelden [url]' in brackets, Datenschutz link in brackets too")
+def de_h19_anmelden_klammern(c: Case) -> None:
+    c.sender = "Kleinanzeigen Pro <hallo@pro.kleinanzeigen.example>"
+    c.subject = "Dein Anmeldelink"
+    url = f"https://pro.kleinanzeigen.example/auth/magic?token={c.t('t', 43)}&redirect=%2Fdashboard"
+    c.links = [url]
+    priv = c.never("https://pro.kleinanzeigen.example/datenschutz")
+    c.text = (
+        "Hallo Max,\n\nhier ist Dein Link zum Anmelden. Er gilt 15 Minuten und nur einmal.\n\n"
+        f"Anmelden [{url}]\n\nDu hast keinen Link angefordert? Dann kannst Du diese E-Mail ignorieren.\n\n"
+        f"Datenschutz [{priv}]\n"
+    )
+
+
+@case(
+    "ko",
+    "code",
+    "인증번호 split into spans around a dash (482-913); 개인정보처리방침 and 고객센터 links",
+    html_cte="quoted-printable",
+)
+def ko_h19_injeung_spans_dash(c: Case) -> None:
+    c.sender = "야놀자 <noreply@yanolja.example>"
+    c.subject = "야놀자 이메일 인증번호"
+    c.codes = ["482913", "482-913"]
+    c.pieces = ["482", "-", "913"]
+    priv = c.never("https://www.yanolja.example/policy/privacy")
+    cs = c.never("https://www.yanolja.example/cs")
+    c.never("1644-1346", "16441346", "2025")
+    body = (
+        h1("이메일 인증")
+        + p("아래 인증번호를 입력해 주세요. (10분간 유효)")
+        + big(spans("482", "-", "913", style="display:inline-block"))
+        + p(f"{a(priv, '개인정보처리방침')} | {a(cs, '고객센터')} 1644-1346")
+    )
+    c.html = std(c, body, brand="야놀자", lines=["(주)야놀자 2025"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pl",
+    "negative",
+    "nowe logowanie: device, IP, time; 'To nie Ty? Zabezpiecz konto' and help links",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def pl_h19_neg_nowe_logowanie(c: Case) -> None:
+    c.sender = "OLX <powiadomienia@olx.example.pl>"
+    c.subject = "Nowe logowanie na Twoje konto"
+    secure = c.never("https://www.olx.example.pl/mojolx/ustawienia/bezpieczenstwo")
+    help_url = c.never("https://pomoc.olx.example.pl/")
+    c.never("198.51.100.99", "14.03.2025", "22:17")
+    body = (
+        h1("Nowe logowanie")
+        + p("Urządzenie: Firefox, Windows<br>Lokalizacja: Poznań<br>IP: 198.51.100.99<br>Data: 14.03.2025, 22:17")
+        + p(f"To nie Ty? {a(secure, 'Zabezpiecz konto')}")
+        + p(a(help_url, "Pomoc"))
+    )
+    c.html = std(c, body, brand="OLX", lines=["Grupa OLX sp. z o.o."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "sv",
+    "link",
+    "HubSpot-tracked 'Verifiera din e-post' button; the cookie and unsubscribe links are HubSpot redirects too",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def sv_h19_verifiera_hubspot(c: Case) -> None:
+    c.sender = "Fortnox <noreply@fortnox.example>"
+    c.subject = "Verifiera din e-postadress"
+    url = b19_trk(c, "hubspot", "fortnox.example", "verify")
+    c.links = [url]
+    cookie = c.never(b19_trk(c, "hubspot", "fortnox.example", "cookie"))
+    unsub = c.never(b19_trk(c, "hubspot", "fortnox.example", "unsub"))
+    c.never("556469-6291", "5564696291", "351 04", "35104")
+    body = (
+        h1("Nästan klart!")
+        + p("Klicka på knappen för att verifiera e-postadressen till ditt nya Fortnox-konto.")
+        + button(url, "Verifiera din e-post", bg="#003824")
+        + b19_small(f"{a(cookie, 'Om cookies')} &middot; {a(unsub, 'Avregistrera')}")
+    )
+    c.html = std(c, body, brand="Fortnox", lines=["Fortnox AB, org.nr 556469-6291, Box 427, 351 04 Växjö"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "cs",
+    "link",
+    "obnovení hesla, text-only windows-1250 with the URL in <angle brackets>; helpdesk URL below",
+    charset="windows-1250",
+    text_cte="quoted-printable",
+)
+def cs_h19_obnoveni_hesla_text(c: Case) -> None:
+    c.sender = "Mall.cz <info@mall.example.cz>"
+    c.subject = "Obnovení hesla"
+    url = f"https://www.mall.example.cz/zakaznik/obnova-hesla?hash={c.t('h', 48, 'hex')}"
+    c.links = [url]
+    helpdesk = c.never("https://www.mall.example.cz/napoveda")
+    c.never("800 400 500", "800400500")
+    c.text = (
+        "Dobrý den,\n\npožádali jste o obnovení hesla. Nové heslo si nastavíte zde:\n"
+        f"<{url}>\n\nOdkaz platí 2 hodiny. Pokud jste o změnu nežádali, e-mail ignorujte.\n\n"
+        f"Nápověda: <{helpdesk}>\nZákaznická linka 800 400 500\n"
+    )
+
+
+@case(
+    "hu",
+    "link",
+    "e-mail cím megerősítése: Hungarian path /megerosites/, 'Nem Ön volt?' link",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def hu_h19_email_megerosites(c: Case) -> None:
+    c.sender = "eMAG.hu <noreply@emag.example.hu>"
+    c.subject = "Erősítse meg az e-mail címét"
+    url = f"https://www.emag.example.hu/user/email/megerosites?t={c.t('t', 40, 'hex')}"
+    c.links = [url]
+    notme = c.never("https://www.emag.example.hu/user/biztonsag")
+    body = (
+        h1("E-mail cím megerősítése")
+        + p("Kattintson a gombra az új e-mail címe megerősítéséhez. A link 24 óráig érvényes.")
+        + button(url, "Megerősítem", bg="#005eb8")
+        + p(f"Nem Ön volt? {a(notme, 'Fiókbiztonság')}")
+    )
+    c.html = std(c, body, brand="eMAG", lines=["Dante International Kft."])
+    c.text = auto_text(c.html)
+
+
+@case("da", "link", "godkend ny enhed: approve button, 'Det var ikke mig' link, IP and time")
+def da_h19_godkend_enhed(c: Case) -> None:
+    c.sender = "MobilePay <noreply@mobilepay.example>"
+    c.subject = "Godkend login på ny enhed"
+    rid = c.t("rid", 24, "hex")
+    url = f"https://www.mobilepay.example/dk/enheder/godkend?id={rid}"
+    c.links = [url]
+    notme = c.never(f"https://www.mobilepay.example/dk/enheder/afvis?id={rid}")
+    c.never("192.0.2.33", "2025", "21:05")
+    body = (
+        h1("Er det dig?")
+        + p("Nogen forsøger at logge ind fra en iPad (192.0.2.33) den 14.03.2025 kl. 21:05.")
+        + button(url, "Godkend enhed", bg="#5a78ff")
+        + p(a(notme, "Det var ikke mig"))
+    )
+    c.html = std(c, body, brand="MobilePay", lines=["Vipps MobilePay AS"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ro",
+    "negative",
+    "rezervare zbor: cod rezervare (letters), număr bilet, zbor, bagaj, total; check-in link",
+    charset="ISO-8859-16",
+    html_cte="quoted-printable",
+)
+def ro_h19_neg_rezervare_zbor(c: Case) -> None:
+    c.sender = "TAROM <rezervari@tarom.example.ro>"
+    c.subject = "Confirmarea rezervării - cod rezervare KXQ7RT"
+    checkin = c.never("https://www.tarom.example.ro/check-in?pnr=KXQ7RT")
+    c.never("KXQ7RT", "2812104820193", "RO 301", "1.248,00", "124800", "2025", "06:45")
+    body = (
+        h1("Rezervarea este confirmată")
+        + p(
+            "Cod rezervare: <b>KXQ7RT</b><br>Număr bilet: 2812104820193<br>Zbor RO 301 București - Paris, 21.03.2025, 06:45<br>Total: 1.248,00 RON"
+        )
+        + button(checkin, "Check-in online", bg="#003e7e")
+    )
+    c.html = std(c, body, brand="TAROM", lines=["Compania Națională de Transporturi Aeriene Române TAROM S.A."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fi",
+    "code",
+    "vahvistuskoodi inside a sentence of a text-only ISO-8859-15 mail; asiakasnumero and eräpäivä",
+    charset="ISO-8859-15",
+    text_cte="8bit",
+)
+def fi_h19_vahvistuskoodi_lauseessa(c: Case) -> None:
+    c.sender = "Elisa <asiakaspalvelu@elisa.example>"
+    c.subject = "Vahvista sähköpostiosoitteesi"
+    c.codes = ["627014"]
+    c.never("3048201", "29.03.2025", "010 190 240", "010190240")
+    c.text = dedent("""\
+        Hei Matti,
+
+        vaihdoit OmaElisan sähköpostiosoitteen (asiakasnumero 3048201). Kirjoita vahvistuskoodi 627014 OmaElisan kenttään, niin muutos tulee voimaan heti. Seuraavan laskusi eräpäivä 29.03.2025 ei muutu.
+
+        Asiakaspalvelu 010 190 240
+        """)
+
+
+@case(
+    "zh-Hant",
+    "code",
+    "一次性密碼 after a 參考編號 with a letter prefix and digits, 交易金額 and 商戶 (HK bank)",
+    html_cte="quoted-printable",
+)
+def zh_hant_h19_yicixing_mima_cankao(c: Case) -> None:
+    c.sender = "恒生銀行 <noreply@hangseng.example>"
+    c.subject = "恒生銀行 一次性密碼"
+    c.codes = ["719402"]
+    c.never("HB-4821", "4821", "1,280.00", "128000", "4021", "2822 0228", "28220228", "2025")
+    body = (
+        p("親愛的客戶：")
+        + p("閣下正以信用卡（末四位 4021）於 HKTVMALL 簽賬 HKD 1,280.00。")
+        + p("參考編號：HB-4821<br>一次性密碼：<b>719402</b>")
+        + p("一次性密碼將於 100 秒後失效，切勿向任何人透露。客戶服務熱線 2822 0228")
+    )
+    c.html = std(c, body, brand="恒生銀行", lines=["恒生銀行有限公司 2025"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 held-out cases ----
 
 

@@ -85,6 +85,14 @@ def _keywords(low: str, spans: Iterable[tuple[int, int]]) -> list[_Keyword]:
 
 
 _COMPOUND_GAP: Final = frozenset(" -:")
+_CONNECTORS: Final = frozenset({"de", "di", "du", "do", "da", "del", "des", "van", "von", "of", "der"})
+
+
+def _connects(gap: str) -> bool:
+    """Whether a gap joins two words into one name: nothing, a dash, or "de" ("Código de envío")."""
+    if len(gap) <= 2:
+        return set(gap) <= _COMPOUND_GAP
+    return len(gap) <= 6 and gap[0] == gap[-1] == " " and gap.strip() in _CONNECTORS
 
 
 def _label_compounds(low: str, found: list[_Keyword]) -> list[_Keyword]:
@@ -98,8 +106,7 @@ def _label_compounds(low: str, found: list[_Keyword]) -> list[_Keyword]:
             previous is not None
             and {previous.kind, keyword.kind} & {"plain"}
             and {previous.kind, keyword.kind} & {"label", "near-label"}
-            and set(low[previous.end : keyword.start]) <= _COMPOUND_GAP
-            and keyword.start - previous.end <= 2
+            and _connects(low[previous.end : keyword.start])
             and min(k.end - k.start for k in (previous, keyword) if k.kind != "plain") >= 3
         ):
             kind = previous.kind if previous.kind != "plain" else keyword.kind
@@ -328,6 +335,7 @@ def _judge(
     best_gap = window + 1
     best_kind: KeywordKind | None = None
     best_bound = False
+    best_left = False
     # The strongest code word near the token (the nearest of its tier) says what the token is.
     named: tuple[int, int, KeywordKind, str, bool] | None = None  # (-tier, gap, kind, phrase, bound)
     nearest_negative = _CONTEXT_REACH + 1
@@ -349,6 +357,8 @@ def _judge(
         # A word after the token on a later line opens what follows it ("Koden gælder i 15
         # minutter", "Datum: 14.03."): it speaks of the paragraph, not of this token.
         later_line = not left and "\n" in gap_text
+        if kind in _TIER and not left and _introduces(low, keyword.end):
+            continue  # "HB-4821 一次性密碼:719402": a code word with a colon names what follows it
         if kind in _TIER:
             if gap > (window if kind != "weak" else _WEAK_WINDOW):
                 continue
@@ -356,7 +366,7 @@ def _judge(
             # "code is 482913" and "code 771234" are equally close: distance counts past 4 characters.
             score = _TIER[kind] - max(0, gap - 4) / 4 + (6 if bound else 0) - (6 if later_line else 0)
             if best is None or score > best:
-                best, best_gap, best_kind, best_bound = score, gap, kind, bound
+                best, best_gap, best_kind, best_bound, best_left = score, gap, kind, bound, left
             candidate = (-_TIER[kind], gap, kind, text.text[keyword.start : keyword.end], bound)
             if named is None or candidate[:2] < named[:2]:
                 named = candidate
@@ -380,8 +390,8 @@ def _judge(
             meeting = True
     if best is None:
         return None if offtopic or nearest_negative <= _CONTEXT_REACH else _Verdict(0.0, True, None, "", False)
-    if token.year and (best_gap > 12 or best_kind == "weak"):
-        return None  # a year is a code only right beside a code word: "PIN: 2024"
+    if token.year and (best_gap > 12 or best_kind == "weak" or not best_left):
+        return None  # a year is a code only right after a code word: "PIN: 2024"
     if (offtopic and best_kind != "strong") or (meeting and best_kind != "strong" and not best_bound):
         return None
     if nearest_negative <= _CONTEXT_REACH and nearest_negative < best_gap:
@@ -390,6 +400,15 @@ def _judge(
         best -= 10
     assert named is not None  # set with best
     return _Verdict(best, False, named[2], named[3], named[4])
+
+
+def _introduces(low: str, end: int) -> bool:
+    """Whether the keyword ending at ``end`` is followed by a colon on its line: it labels what comes
+    after it. Up to three words may finish its phrase first ("Codul de autentificare este:")."""
+    return _INTRODUCES.match(low, end) is not None
+
+
+_INTRODUCES: Final = re.compile(r"(?:[ \t]*[^\W\d_]+){0,3}[ \t]*[:：]")
 
 
 def _heads_line(low: str, start: int) -> bool:

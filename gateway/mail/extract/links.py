@@ -140,7 +140,9 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
     subject = message.subject[:MAX_SUBJECT_CHARS].replace("\u0130", "I").lower()
     commerce = about_commerce(subject)
     in_subject = {_LINK_KIND.get(_link_key(m.group())) for m in _LINK_SCAN.finditer(subject)}
-    signs = {"intent", "reset", "login", "topic"} if commerce else {"intent", "reset", "confirm", "login", "topic"}
+    signs = {"intent", "reset", "login"} if commerce else {"intent", "reset", "confirm", "login"}
+    if has_code:
+        signs.add("topic")  # "Your Acme code" with a "Log in" button; a newsletter on codes is no sign-in mail
     mail = _Mail(commerce, bool(in_subject & signs), "reset" in in_subject, has_code)
 
     # One target in several places (text and HTML part, with and without utm_* parameters):

@@ -255,6 +255,7 @@ _STREET_AFTER: Final = re.compile(
 _HOUSE_BEFORE: Final = re.compile(r"\d[^\n,]{0,40}, $")
 _TIME_H: Final = re.compile(r"[0-2]?\d[hH][0-5]\d")
 _NL_POSTCODE_AFTER: Final = re.compile(r" [A-Z]{2}(?![A-Za-z])")
+_LINE_END: Final = re.compile(r"[ \t]*(?:\n|$)")
 _CITY_AFTER: Final = re.compile(r",? [A-ZÀ-ÖØ-ÞА-ЯЁ][a-zà-öø-ÿа-яё]")
 _US_STATE: Final = re.compile(
     r"(?<![A-Za-z])(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ"
@@ -287,10 +288,10 @@ def bad_neighbours(text: str, low: str, token: Token) -> bool:
         return True  # "1234 Market St", "1600 Amphitheatre Parkway"
     if (
         len(token.value) in (4, 5, 6)
-        and _CITY_AFTER.match(text, end)
+        and (_CITY_AFTER.match(text, end) or _LINE_END.match(text, end))
         and (_HOUSE_BEFORE.search(text, max(0, start - 60), start) or text.endswith(("», ", '", '), 0, start))
     ):
-        return True  # "Valeska-Gert-Straße 5, 10243 Berlin", "24 rue des Jeûneurs, 75002 Paris"
+        return True  # "Valeska-Gert-Straße 5, 10243 Berlin", "24 rue des Jeûneurs, 75002 Paris", "Sucursal 21, 28014"
     if len(token.value) == 4 and _NL_POSTCODE_AFTER.match(text, end):
         return True  # "1017 CE Amsterdam": four digits and two capitals are a Dutch postcode
     return len(token.value) == 5 and bool(_US_STATE.search(text, max(0, start - 4), start))  # "CA 94103"

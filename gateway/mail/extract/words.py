@@ -89,7 +89,8 @@ verification code|verify code|security code|authentication code|auth code|login 
 |engangskode|verifikationskode|bekreftelseskode|verifiseringskode|påloggingskode|vahvistuskoodi|turvakoodi
 |kertakäyttökoodi|ověřovací kód|bezpečnostní kód|potvrzovací kód|jednorázový kód|ellenőrző kód|biztonsági kód
 |megerősítő kód|cod de verificare|cod de securitate|cod de confirmare|codul de verificare|codul de confirmare
-|codul de securitate|autorizační kód|autorizacni kod|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
+|codul de securitate|codul de autentificare|cod de autentificare|autorizační kód|autorizacni kod|mobiletan|mobile tan
+|smstan|sms tan|pushtan|push tan|phototan|chiptan|transaktionsnummer|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
 |κωδικός ασφαλείας|kode verifikasi|kode otp|kode keamanan|kod pengesahan|kode konfirmasi|mã xác minh|mã xác nhận
 |mã xác thực|mã otp|mã bảo mật|رمز التحقق|رمز التأكيد|كود التحقق|رمز الأمان|קוד אימות|รหัสยืนยัน|รหัส otp
 |รหัสผ่านครั้งเดียว|सत्यापन कोड|ओटीपी
@@ -106,7 +107,7 @@ confirmation code|code de confirmation|código de confirmación|codigo de confir
 """
 _PLAIN: Final = """
 code|codes|pin|passcode|access code|2fa|mfa|2sv|kód|kódu|kod|kodu|kodem|kody|kodzie|kodun|kodunuz|kodunu|kode
-|koden|koodi|codul|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود
+|koden|koodi|codul|tan|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود
 |รหัส|कोड|mã
 |şifre|şifreniz|sifre|コード|코드
 """
@@ -159,7 +160,8 @@ reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|s
 |zákaznické číslo|číslo účtu|číslo smlouvy|variabilní symbol|ügyfélszám|számlaszám|hivatkozás|număr client|cont
 |referință|αριθμός πελάτη|λογαριασμός|номер клієнта|рахунок|договір|особовий рахунок|khách hàng|hợp đồng
 |tài khoản|số tham chiếu|nomor pelanggan|rekening|nomor referensi|biglietto|billete|bilhete|billet|fahrkarte
-|bilet|ticketnummer
+|bilet|ticketnummer|плательщика|плательщик|платника|klienta|klientów|număr|numărul|înregistrare|參考編號|参考编号
+|參考號碼|参考号码|交易編號|交易编号|訂單編號|订单编号|識別碼|识别码
 """
 # Labels that also sink a number merely near them (within a few words, same phrase): orders,
 # bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
@@ -325,7 +327,9 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
     # What a verification link does: verify, activate, validate, approve, sign in by magic link.
     (
         "intent",
-        """verif|activat|magic|validat|approv|passwordless|aktivier|freischalt|vérif|activer|valider|activar|ativar
+        """verif|activat|magic|validat|approv|approuv|aprob|aprueb|aprovar|aprovação|freigeb|goedkeur|одобр|zatwierd
+        |godkänn|godkend|godkjenn|hyväksy|schváli|jóváhagy|aprobă|εγκρ|схвал|phê duyệt|chấp thuận|setujui|承認|승인|批准
+        |passwordless|aktivier|freischalt|vérif|activer|valider|activar|ativar
         |attiva|activeer|verifieer|активир|aktywuj|weryfik|doğrula|dogrula|etkinleştir|aktivera|aktivér|aktiver
         |aktivoi|ověř|overiť|aktivov|aktivuj|ellenőriz|hitelesít|aktivál|activează|activeaza|επαλήθευ|ενεργοποί
         |активу|верифік|aktivir|xác minh|kích hoạt|aktifkan|تحقق|تفعيل|אמת|הפעל|เปิดใช้งาน|सत्यापित|सक्रिय
@@ -337,7 +341,8 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         "reset",
         """reset|zurücksetz|zuruecksetz|wiederherstell|réinitialis|reinitialis|restablec|redefinir|recuperar
         |reimposta|ripristin|herstel|сброс|восстанов|resetuj|sıfırla|återställ|nulstil|tilbakestill|nollaa
-        |palauta|obnov|visszaállít|resetare|resetează|επαναφορ|скину|скид|віднов|vosstanov|sbros|đặt lại|atur ulang
+        |palauta|obnov|visszaállít|resetare|resetează|επαναφορ|epanafor|скину|скид|віднов|vosstanov|sbros|recuper
+        |đặt lại|atur ulang
         |setel ulang|إعادة تعيين|איפוס|รีเซ็ต|रीसेट|重置|重設|再設定|リセット|재설정""",
     ),
     # Confirming: an address in a sign-up mail, an order in an order mail (then it does not count).
@@ -373,7 +378,13 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         |תנאי|条款|條款|規約|약관|view in browser|view in your browser|view in a browser|view it in your browser
         |view this email in your browser|view this email in a browser|view online|view email online|web version
         |webversion|online version|webansicht|im browser|navigateur|navegador|app store|google play
-        |download the app|download our app|follow us""",
+        |download the app|download our app|follow us
+        |deny|reject|decline|block|not me|wasn't me|wasnt me|ablehnen|blockieren|das war ich nicht|refuser|bloquer
+        |ce n'était pas moi|rechazar|bloquear|no fui yo|recusar|não fui eu|rifiuta|blocca|non ero io|weigeren
+        |blokkeren|dit was ik niet|отклонить|заблокировать|это был не я|это не я|odrzuć|zablokuj|to nie ja|reddet
+        |engelle|ben değilim|avvisa|blockera|det var inte jag|afvis|bloker|det var ikke mig|hylkää|estä|odmítnout
+        |zablokovat|elutasít|letilt|respinge|blochează|απόρριψη|αποκλεισμός|відхилити|заблокувати|це був не я
+        |từ chối|chặn|tolak|blokir|拒否|ブロック|私ではありません|거부|차단|본인이 아닙니다|拒绝|拒絕|阻止|不是我""",
     ),
     # Not a verification link unless it says verify, confirm, reset ... itself.
     (
@@ -397,32 +408,36 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
     (
         "manage",
         """forgot|forgotten|manage|security settings|account settings|recovery code|backup code|wasn't you
-        |wasnt you|was not you|wasn't me|secure your account|secure my account|review activity|recent activity
+        |wasnt you|was not you|secure your account|secure my account|review activity|recent activity
         |check activity|change password|change your password|lock your account|login history|sign in history
         |login activity|sign in activity|anmeldeverlauf|anmeldeaktivität|historique de connexion
         |historial de inicio de sesión|histórico de login|histórico de acesso|cronologia accessi|история входов
         |історія входів|historia logowania|giriş geçmişi|inloggningshistorik|lịch sử đăng nhập|ログイン履歴
         |로그인 기록|로그인 내역|登录记录|登錄記錄|登入紀錄|登录历史|登入記錄
+        |devices|your devices|geräte|appareils|dispositivos|dispositivi|apparaten|устройства
+        |urządzenia|cihazlar|enheter|enheder|laitteet|eszközök|dispozitive|συσκευές|пристрої|已登入的裝置|登入的裝置
+        |已登录的设备|已登录设备|裝置管理|设备管理|デバイス管理|ログイン中の端末|기기 관리|로그인된 기기
         |passwort vergessen|sicherheitseinstellungen|kontoeinstellungen|konto schützen|konto sichern|verwalten
-        |wiederherstellungscode|waren sie das nicht|das war ich nicht|passwort ändern|letzte aktivität
+        |wiederherstellungscode|waren sie das nicht|passwort ändern|letzte aktivität
         |mot de passe oublié|paramètres de sécurité|sécuriser votre compte|sécuriser mon compte|protéger votre compte
         |gérer|codes de récupération|code de récupération|ce n'était pas vous|ce n'est pas vous|ce n'était pas moi
         |modifier le mot de passe|activité récente|olvidaste tu contraseña|olvidé mi contraseña|ajustes de seguridad
         |proteger tu cuenta|gestionar|administrar|códigos de recuperación|código de recuperación|no fuiste tú
-        |no fui yo|cambiar contraseña|actividad reciente|esqueceu sua senha|esqueceu a senha|esqueci minha senha
+        |cambiar contraseña|actividad reciente|esqueceu sua senha|esqueceu a senha|esqueci minha senha
         |proteger sua conta|gerenciar|códigos de recuperação|código de recuperação|não foi você|não fui eu
         |alterar senha|atividade recente|password dimenticata|hai dimenticato la password|proteggi il tuo account
         |gestisci|codici di recupero|codice di recupero|non sei stato tu|non eri tu|cambia password
         |wachtwoord vergeten|beveiligingsinstellingen|beveilig je account|beveilig uw account|beheren|herstelcode
-        |was jij dit niet|was u dit niet|dit was ik niet|wachtwoord wijzigen|забыли пароль|настройки безопасности
+        |was jij dit niet|was u dit niet|wachtwoord wijzigen|забыли пароль|настройки безопасности
         |защитить аккаунт|защитите аккаунт|управлять|управление аккаунтом|резервные коды|коды восстановления
-        |это были не вы|это не вы|это был не я|сменить пароль|изменить пароль|nie pamiętasz hasła|zapomniałeś hasła
-        |ustawienia bezpieczeństwa|zabezpiecz konto|zabezpiecz swoje konto|zarządzaj|kody zapasowe
-        |kody odzyskiwania|to nie ty|to nie byłeś ty|zmień hasło|şifreni mi unuttun|şifrenizi mi unuttunuz
+        |это были не вы|это не вы|сменить пароль|изменить пароль|nie pamiętasz hasła|zapomniałeś hasła
+        |to nie ty|to nie byłeś ty|ustawienia bezpieczeństwa|zabezpiecz konto|zabezpiecz swoje konto|zarządzaj
+        |kody zapasowe
+        |kody odzyskiwania|zmień hasło|şifreni mi unuttun|şifrenizi mi unuttunuz
         |şifremi unuttum|güvenlik ayarları|hesabını güvenceye al|hesabınızı güvenceye alın|hesabınızı koruyun
         |kurtarma kod|siz değil miydiniz|bu siz değil miydiniz|sen değil misin|şifre değiştir|glömt lösenord
         |glömt ditt lösenord|säkerhetsinställningar|skydda ditt konto|hantera|återställningskoder|reservkoder
-        |var det inte du|det var inte jag|byt lösenord|ändra lösenord|glemt adgangskode|glemt din adgangskode
+        |var det inte du|byt lösenord|ändra lösenord|glemt adgangskode|glemt din adgangskode
         |beskyt din konto|administrer|gendannelseskoder|var det ikke dig|glemt passord|beskytt kontoen
         |var det ikke deg|unohditko salasanan|unohtunut salasana|suojaa tilisi|hallinnoi|hallitse|palautuskoodit
         |etkö se ollut sinä|zapomněli jste heslo|zapomenuté heslo|zabezpečit účet|zabezpečte svůj účet|spravovat
@@ -459,5 +474,6 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
 )
 # Short words that count only as whole words ("otp" is not in "footprint", "aide" not in "aided").
 LINK_WHOLE_WORDS: Final = _words(
-    "otp entrar вход aide agb help faq order event trip report legal token kod kód kode mã masuk"
+    "otp entrar вход aide agb help faq order event trip report legal token kod kód kode mã masuk block blocca"
+    " bloker deny estä chặn tolak tan"
 )

@@ -229,3 +229,60 @@ def test_every_code_and_link_says_why() -> None:
     assert [link.reason for link in links] == ['the button says "Confirm your email"']
     lone = extract(_message("Your login code", "Hi,\n\n482913\n"))[0]
     assert lone[0].reason == 'the one code-like value in a mail whose subject says "login code"'
+
+
+# --- rules from the held-out round -------------------------------------------------------
+
+
+def test_an_approval_mail_reports_approve_and_never_deny() -> None:
+    html = (
+        "<p>A sign-in from a new device is waiting for you.</p>"
+        "<a href='https://x.test/device/42/approve?sig=a1' style='padding:10px'>Yes, it was me</a> "
+        "<a href='https://x.test/device/42/deny?sig=a1' style='padding:10px'>No, block this sign-in</a>"
+    )
+    assert _links("Approve sign-in from a new device", "", html) == ["https://x.test/device/42/approve?sig=a1"]
+
+
+@pytest.mark.parametrize(
+    ("subject", "anchor"),
+    [
+        ("Neues Gerät freigeben", "Gerät freigeben"),
+        ("Approuvez cet appareil", "Approuver"),
+        ("Godkend enhed", "Godkend"),
+    ],
+)
+def test_approving_a_device_in_other_languages_is_the_action(subject: str, anchor: str) -> None:
+    url = "https://email.x.test/c/eJwZgloAi0f3IWKFWGY16G9n"
+    assert _links(subject, "", f"<a href='{url}'>{anchor}</a><a href='https://x.test/help'>Hilfe</a>") == [url]
+
+
+def test_a_word_that_only_contains_an_approve_stem_is_no_action() -> None:
+    assert _links("Frete grátis", "Aproveitar ( https://shop.test/hotsite/frete-gratis?chave=1 )") == []
+
+
+def test_a_german_tan_is_a_code() -> None:
+    text = "Betrag: 1.250,00 €\nAuftragsnummer: 2025031488120\n\nIhre TAN lautet: 739 204\n"
+    assert _codes("Ihre TAN für die Überweisung", text) == ["739204"]
+
+
+def test_a_code_word_followed_by_a_colon_names_what_follows_it() -> None:
+    assert _codes("Bank", "參考編號:HB-4821 一次性密碼:719402 將於 100 秒後失效") == ["719402"]
+    assert _codes("Bank", "Ref INREG-4820193 Codul de autentificare este: 57302918") == ["57302918"]
+
+
+def test_a_year_is_a_code_only_after_its_code_word() -> None:
+    assert _codes("Квитанция", "ЕПД за февраль 2025\nКод плательщика: 5820194733") == []
+    assert _codes("Your PIN", "PIN: 2024") == ["2024"]
+
+
+def test_a_postcode_closing_an_address_line_is_no_code() -> None:
+    text = "Código de envío: PQ4F6P0712345670128001X\nOficina de destino: Madrid Sucursal 21, 28014\nHorario: 08:30"
+    assert _codes("Tu envío está en camino", text) == []
+
+
+def test_a_sign_in_link_counts_in_a_code_mail_not_in_a_newsletter_about_codes() -> None:
+    link = "<a href='https://ct.x.test/ls/click?upn=u001.abc'>Sign in to read</a>"
+    assert _links("Why your 6-digit codes are getting phished", "", "<p>This week...</p>" + link) == []
+    assert _links("Your Acme code", "", "<p>Your code: 482913</p>" + link) == [
+        "https://ct.x.test/ls/click?upn=u001.abc"
+    ]

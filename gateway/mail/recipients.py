@@ -110,8 +110,16 @@ _TOKEN: Final = re.compile(
     + "|"
     + _LITERAL_PATTERN  # obs-dtext: quoted-pairs too
     + r"|[,;:][,;: \t]*+"  # list separators and group colons; a run acts as its first character
+    # <...> holding one word and white space at most, "<a@d>": the common case, in one token.
+    + r"|<[ \t]*+["
+    + _ATEXT
+    + r".@\u0080-\U0010ffff]*+[ \t]*+>"
     + r"|[<>]"
-    + r"|[\x00-\x08\x0a-\x1f\x7f\\]++"  # controls (a CR or LF that is no folding), "\" unquoted
+    # Controls (a CR or LF that is no folding) and "\" outside quotes, with the word after them:
+    # an element holding one is no addr-spec, so its characters do not matter.
+    + r"|[\x00-\x08\x0a-\x1f\x7f\\][\x00-\x08\x0a-\x1f\x7f\\"
+    + _ATEXT
+    + r".@\u0080-\U0010ffff]*+"
     + r'|[("\[].*+'  # one that does not close: the rest of the value
     + r"|.",  # what is left: a stray ")" or "]"
     re.DOTALL,
@@ -237,7 +245,11 @@ def _read(value: str) -> _Reading:
         elif kind == _OPEN:
             if angle is not None:
                 return _Reading(None, steps)  # "<<a@d>>": which brackets count would be a guess
-            angle = []
+            if len(token) == 1:
+                angle = []
+            else:
+                word = token[1:-1].strip(" \t")
+                angles.append([word] if word else [])
         elif kind == _CLOSE:
             if angle is None:
                 return _Reading(None, steps)
@@ -261,6 +273,15 @@ def _element_address(text: list[str], angles: list[list[str]]) -> str | None:
     tokens = angles[0] if angles else text
     if len(tokens) == 1 and _PLAIN.fullmatch(tokens[0]):
         return _canonical(tokens[0])  # the common case, "a@d" or "<a@d>", read at once
+    if not angles and (
+        len(tokens) > MAX_ADDRESS_CHARS or sum(len(t) for t in tokens if t[0] not in '"[') > MAX_ADDRESS_CHARS
+    ):
+        # Each token of an addr-spec that can grant adds a character to it or more, and every
+        # character of its atoms, dots and "@" (comments and white space are no tokens): this
+        # one is too long. Saves reading hostile elements.
+        return None
+    if not any("@" in token for token in tokens):
+        return None  # no addr-spec without an "@"
     parts = _parts(tokens)
     at = 0
     if angles and parts and parts[0][0] in ",@":

@@ -27,6 +27,12 @@ forms of section 4.4 that a reader must accept, and UTF-8 in atoms and quoted st
    ``gateway.names``). A domain literal grants nothing; one trailing dot in the domain is kept,
    so ``a@d.`` is another address than ``a@d``. The result is lowercased (ASCII only) and must
    pass :func:`normalize_address`: at most MAX_ADDRESS_CHARS, no RFC 2047 encoded word.
+
+Display and group names (steps 2 and 3) are read leniently on purpose: they never grant, so
+the strict grammar applies only where an address is. Work is linear in the value's length: one
+regular-expression pass without backtracking (see ``_TOKEN``), then one step per token. Every
+address in a list counts, however late: MAX_ITEMS_PER_VALUE is out of reach of any value within
+``parse.MAX_HEADER_BYTES``.
 """
 
 from __future__ import annotations

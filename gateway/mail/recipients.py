@@ -136,6 +136,7 @@ _WHOLE: Final = {
     '"': re.compile(_QUOTED_PATTERN, re.DOTALL),
     "[": re.compile(_LITERAL_PATTERN, re.DOTALL),
 }
+_STRUCTURE: Final = re.compile(r'[()"<>,;:]')
 _WORD_PARTS: Final = re.compile(r"([.@])")
 _QUOTED_PAIR: Final = re.compile(r"\\(.)", re.DOTALL)
 _DOT_ATOM: Final = re.compile(r"[" + _ATEXT + r"\u0080-\U0010ffff]++(?:\.[" + _ATEXT + r"\u0080-\U0010ffff]++)*+")
@@ -233,7 +234,12 @@ def _read(value: str) -> _Reading:
         if kind is None:
             if token[0] == "\r" and token[-1] in " \t)":
                 continue  # CFWS that starts with a fold
-            (text if angle is None else angle).append(token)
+            current = text if angle is None else angle
+            if token[0] == "[" and not (current and current[-1][-1] == "@") and _STRUCTURE.search(token):
+                # Brackets outside a domain are no domain literal in RFC 5322: read as text,
+                # what they hold would be structure. Two readings: the value grants nothing.
+                return _Reading(None, steps)
+            current.append(token)
         elif kind == _CFWS:
             continue
         elif kind == _SEPARATOR:

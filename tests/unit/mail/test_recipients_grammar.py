@@ -59,6 +59,8 @@ GRAMMAR = [
     pytest.param("fox@[192.0.2.1]", [], id="domain-literal-grants-nothing"),
     pytest.param("fox@[a\\]b], x@d.test", ["x@d.test"], id="domain-literal-quoted-pair"),
     pytest.param("x@[a, b@d.test]", [], id="comma-in-domain-literal-splits-nothing"),
+    pytest.param("[EXT] Fox <fox@d.test>", ["fox@d.test"], id="brackets-in-display-name"),
+    pytest.param("<@[192.0.2.1,x]:fox@d.test>", ["fox@d.test"], id="route-literal-with-comma"),
     # RFC 6532
     pytest.param("f\u00f6x@d.test", ["f\u00f6x@d.test"], id="utf8-atom"),
     pytest.param('"f\u00f6x"@d.test', ["f\u00f6x@d.test"], id="utf8-quoted-needless"),
@@ -130,6 +132,8 @@ WHOLE_VALUE_CLOSED = [
     pytest.param("x@d.test, [a", id="unterminated-literal"),
     pytest.param("x@d.test, a@[1[2]]", id="bracket-in-literal"),
     pytest.param("x@d.test, a]", id="stray-bracket"),
+    pytest.param("[(], x@d.test", id="brackets-outside-domain-hold-paren"),
+    pytest.param('x@d.test, [a, "b] <c@d.test>', id="brackets-outside-domain-hold-comma"),
     pytest.param("x@d.test, <a@d.test", id="unterminated-angle"),
     pytest.param("x@d.test, <a@d.test>>", id="stray-gt"),
     pytest.param("x@d.test, <<a@d.test>>", id="nested-angle"),

@@ -346,7 +346,7 @@ def lists_of(draw: st.DrawFn) -> tuple[list[tuple[list[str], list[str]]], str, s
     return specs, ", ".join(_plain(spec) for spec in specs), ",".join(elements)
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists_of())
 def test_a_legal_rendering_grants_what_the_plain_one_grants(
     case: tuple[list[tuple[list[str], list[str]]], str, str],
@@ -360,7 +360,7 @@ def test_a_legal_rendering_grants_what_the_plain_one_grants(
     assert granted_addresses(raw_headers(raw), catchall=CATCHALL) == expected
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists_of())
 def test_a_rendering_never_grants_an_address_it_does_not_hold(
     case: tuple[list[tuple[list[str], list[str]]], str, str],
@@ -387,7 +387,7 @@ def _oracle(value: str) -> list[str]:
     return found
 
 
-@settings(suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lists_of())
 def test_the_stdlib_reads_the_same_addresses(case: tuple[list[tuple[list[str], list[str]]], str, str]) -> None:
     specs, _plain_value, rendered = case

@@ -13810,6 +13810,567 @@ def fr_t19_neg_carte_fidelite(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Spanish
+
+
+@case(
+    "es",
+    "code",
+    "ClaveÚnica (Chile) alphanumeric code with a dash; RUN with check digit and a folio number",
+    charset="windows-1252",
+    text_cte="quoted-printable",
+)
+def es_t19_claveunica_codigo_alfanumerico(c: Case) -> None:
+    c.sender = "ClaveÚnica <no-responder@claveunica.example.cl>"
+    c.subject = "Tu código de verificación ClaveÚnica"
+    c.codes = ["7Q4-9KT", "7Q49KT"]
+    recuperar = c.never("https://claveunica.example.cl/recuperar")
+    c.never("12.345.678-5", "123456785", "F-00481927", "00481927", "600 360 3305", "6003603305")
+    c.text = dedent(f"""\
+        Hola Juan Pérez (RUN 12.345.678-5):
+
+        Estás activando ClaveÚnica en un nuevo dispositivo para el trámite folio F-00481927.
+        Ingresa este código de verificación:
+
+        7Q4-9KT
+
+        Vence en 5 minutos. ¿Olvidaste tu ClaveÚnica? {recuperar}
+
+        Mesa de ayuda: 600 360 3305
+        """)
+
+
+@case(
+    "es",
+    "link",
+    "ride-hailing: verify link labelled 'aquí'; the text part carries the very same URL; help 'aquí' link too",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+    text_cte="quoted-printable",
+)
+def es_t19_didi_verificar_aqui(c: Case) -> None:
+    c.sender = "DiDi <no-reply@didiglobal.example>"
+    c.subject = "Verifica tu correo electrónico"
+    url = f"https://web.didiglobal.example/es-MX/passport/email/verify?ticket={c.t('tk', 64, 'hex')}&lang=es-MX"
+    c.links = [url]
+    ayuda = c.never("https://help.didiglobal.example/es-MX/passenger/index.html")
+    body = (
+        p("¡Hola Ana!")
+        + p(f"Para verificar tu correo y recibir tus recibos de viaje, haz clic {a(url, 'aquí')}.")
+        + p(f"Si tienes problemas, visita el centro de ayuda {a(ayuda, 'aquí')}.")
+    )
+    c.html = plain_html(body)
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "negative",
+    "cita médica: 'Código de cita', número de historia clínica, hora, teléfono; 'anular cita' link",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def es_t19_neg_cita_medica(c: Case) -> None:
+    c.sender = "Quirónsalud <citas@quironsalud.example.es>"
+    c.subject = "Confirmación de su cita - Código 48213"
+    anular = c.never(f"https://citas.quironsalud.example.es/anular?cita=48213&h={c.t('h', 16, 'hex')}")
+    c.never("48213", "HC-0091837", "0091837", "10:30", "901 500 501", "901500501", "28040")
+    body = (
+        p("Estimada Sra. García:")
+        + p("Código de cita: <b>48213</b><br>Historia clínica: HC-0091837")
+        + p("Dermatología, lunes 17 de marzo a las 10:30, Av. Reyes Católicos 2, 28040 Madrid")
+        + p(f"Si no puede acudir, {a(anular, 'anule su cita')} o llame al 901 500 501.")
+    )
+    c.html = std(c, body, brand="Quirónsalud", accent="#00a0af", lines=["Quirónsalud"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "negative",
+    "telecom factura: número de cliente, número de factura, líneas, importes, 'ver factura' link",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def es_t19_neg_movistar_factura(c: Case) -> None:
+    c.sender = "Movistar <factura@movistar.example.es>"
+    c.subject = "Tu factura de marzo ya está disponible"
+    ver = c.never(b19_trk(c, "salesforce", "movistar.example.es", "ver"))
+    baja = c.never(b19_trk(c, "salesforce", "movistar.example.es", "baja"))
+    c.never("61284930", "TA5R20250314", "612 345 678", "612345678", "54,90", "5490", "1004")
+    body = (
+        p("Hola Lucía,")
+        + p("Nº de cliente: 61284930 &middot; Nº de factura: TA5R20250314")
+        + p("Línea móvil 612 345 678 &middot; Importe: 54,90 €")
+        + button(ver, "Ver factura", bg="#019df4")
+        + b19_small(f"Atención al cliente: 1004 &middot; {a(baja, 'Darse de baja')}")
+    )
+    c.html = std(c, body, brand="Movistar", accent="#019df4", lines=["Telefónica de España, S.A.U."])
+    c.text = auto_text(c.html)
+
+
+# Portuguese
+
+
+@case(
+    "pt",
+    "code",
+    "Autenticação.gov código de segurança with a NIF and a process number; 'alterar palavra-passe' link",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def pt_t19_autenticacao_gov_codigo(c: Case) -> None:
+    c.sender = "Autenticação.gov <nao-responder@autenticacao.example.pt>"
+    c.subject = "Código de segurança"
+    c.codes = ["273946"]
+    alterar = c.never("https://autenticacao.example.pt/alterar-palavra-passe")
+    c.never("123456789", "P-2025-118204", "2025118204", "300 003 990", "300003990")
+    body = (
+        p("Caro(a) cidadão(ã),")
+        + p("Para concluir a autenticação no Portal das Finanças (NIF 123456789), introduza o código de segurança:")
+        + big("273946")
+        + p("Processo n.º P-2025-118204 &middot; Válido durante 5 minutos.")
+        + p(f"{a(alterar, 'Alterar palavra-passe')} &middot; Linha de apoio 300 003 990")
+    )
+    c.html = std(
+        c, body, brand="Autenticação.gov", accent="#1c4a8c", lines=["AMA - Agência para a Modernização Administrativa"]
+    )
+
+
+@case(
+    "pt",
+    "link",
+    "English subject, Portuguese body: the confirm button says 'Confirmar e-mail'; 'Esqueci minha senha' link",
+    html_cte="quoted-printable",
+)
+def pt_t19_99_subject_ingles(c: Case) -> None:
+    c.sender = "99 <no-reply@99app.example>"
+    c.subject = "Verify your email address"
+    url = b19_trk(c, "braze", "99app.example", "confirm")
+    c.links = [url]
+    senha = c.never(b19_trk(c, "braze", "99app.example", "senha"))
+    c.never("04538-133", "04538133")
+    body = (
+        h1("Falta pouco!")
+        + p("Confirme seu e-mail para receber os recibos das suas corridas.")
+        + button(url, "Confirmar e-mail", bg="#ffdd00", fg="#000000")
+        + p(a(senha, "Esqueci minha senha"))
+        + b19_small("99 Tecnologia Ltda., Av. Brigadeiro Faria Lima, 04538-133 São Paulo")
+    )
+    c.html = std(c, body, brand="99", accent="#ffdd00", lines=["99 Tecnologia Ltda."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pt",
+    "negative",
+    "Pix comprovante: 'Código de autenticação' hash, ID da transação, valor, CPF mascarado; 'ver comprovante' link",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def pt_t19_neg_pix_comprovante(c: Case) -> None:
+    c.sender = "Banco Inter <comprovante@bancointer.example.br>"
+    c.subject = "Comprovante de Pix enviado"
+    ver = c.never("https://app.bancointer.example.br/comprovantes/pix/E00416968202503141029xK7qP2mN8a")
+    auth = c.t("auth", 24, "0123456789ABCDEF")
+    c.never(auth, "E00416968202503141029xK7qP2mN8a", "150,00", "15000", "***.456.789-**", "10:29")
+    body = (
+        p("Pix enviado com sucesso")
+        + p("Valor: R$ 150,00<br>Para: Maria Silva, CPF ***.456.789-**<br>Data: 14/03/2025 10:29")
+        + p(f"ID da transação: E00416968202503141029xK7qP2mN8a<br>Código de autenticação: {auth}")
+        + p(a(ver, "Ver comprovante"))
+    )
+    c.html = std(c, body, brand="Inter", accent="#ff7a00", lines=["Banco Inter S.A."])
+
+
+# Italian
+
+
+@case(
+    "it",
+    "code",
+    "INPS 5-digit codice di verifica after a protocol number with dots and a date; text only",
+    charset="ISO-8859-15",
+    text_cte="quoted-printable",
+)
+def it_t19_inps_codice_protocollo(c: Case) -> None:
+    c.sender = "INPS <noreply@inps.example.it>"
+    c.subject = "Codice di verifica per la domanda"
+    c.codes = ["48213"]
+    c.never("INPS.0080.14/03/2025.0012345", "0012345", "RSSMRA80A01H501U", "803 164", "803164")
+    c.text = dedent("""\
+        Gentile Mario Rossi (RSSMRA80A01H501U),
+
+        la domanda con protocollo INPS.0080.14/03/2025.0012345 è in attesa di conferma.
+        Per confermarla inserisca il codice di verifica 48213 nella pagina della domanda.
+
+        Il codice scade tra 20 minuti.
+
+        Contact center: 803 164
+        """)
+
+
+@case(
+    "it",
+    "link",
+    "università: 'clicca qui' is the only label of the confirm link; the 'qui' of the privacy notice is not",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def it_t19_unibo_clicca_qui(c: Case) -> None:
+    c.sender = "Studenti Online <noreply@studenti.unibo.example.it>"
+    c.subject = "Conferma indirizzo email"
+    url = f"https://studenti.unibo.example.it/sol/emailConfirm.htm?id={c.t('id', 40, 'b62')}"
+    c.links = [url]
+    privacy = c.never("https://www.unibo.example.it/it/ateneo/privacy-e-note-legali")
+    c.never("0001092841", "40126")
+    body = (
+        p("Gentile studentessa,")
+        + p(
+            "matricola 0001092841: per confermare il nuovo indirizzo email associato al tuo profilo "
+            + a(url, "clicca qui")
+            + "."
+        )
+        + p("L'informativa sul trattamento dei dati personali è disponibile " + a(privacy, "qui") + ".")
+        + p("Alma Mater Studiorum - Università di Bologna, Via Zamboni 33, 40126 Bologna")
+    )
+    c.html = plain_html(body)
+
+
+@case(
+    "it",
+    "negative",
+    "scontrino farmacia: codice AIC, codice fiscale for tax deduction, lotto, importi; 'scarica lo scontrino' link",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def it_t19_neg_scontrino_farmacia(c: Case) -> None:
+    c.sender = "Farmacia Centrale <scontrini@farmaciacentrale.example.it>"
+    c.subject = "Il tuo scontrino parlante"
+    pdf_url = c.never("https://farmaciacentrale.example.it/scontrini/2025/000418.pdf")
+    c.never("RSSMRA80A01H501U", "035248016", "T25B41", "12,90", "1290", "000418")
+    body = (
+        p("Scontrino n. 000418 del 14/03/2025")
+        + p("Tachipirina 500 mg &middot; codice AIC 035248016 &middot; lotto T25B41 &middot; 12,90 €")
+        + p("Codice fiscale per la detrazione: RSSMRA80A01H501U")
+        + p(a(pdf_url, "Scarica lo scontrino (PDF)"))
+    )
+    c.html = std(c, body, brand="Farmacia Centrale", accent="#00a651", lines=["Farmacia Centrale S.n.c."])
+    c.text = auto_text(c.html)
+
+
+# Dutch
+
+
+@case(
+    "nl",
+    "code",
+    "Mijn Overheid controlecode; BSN-like number, zaaknummer and a 'wachtwoord vergeten' link",
+)
+def nl_t19_mijnoverheid_controlecode(c: Case) -> None:
+    c.sender = "MijnOverheid <noreply@mijn.overheid.example.nl>"
+    c.subject = "Uw controlecode"
+    c.codes = ["493027"]
+    vergeten = c.never("https://mijn.overheid.example.nl/wachtwoord-vergeten")
+    c.never("123456782", "Z-2025-04418", "202504418", "0800 023 0503", "08000230503")
+    body = (
+        p("Geachte heer De Vries,")
+        + p("U wijzigt uw e-mailadres voor de Berichtenbox (zaak Z-2025-04418).")
+        + p("Uw controlecode: <b>493027</b>")
+        + p("Burgerservicenummer op uw aanvraag: 123456782")
+        + p(f"{a(vergeten, 'Wachtwoord vergeten?')} &middot; Vragen: 0800 023 0503")
+    )
+    c.html = std(c, body, brand="MijnOverheid", accent="#154273", lines=["Logius"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "nl",
+    "negative",
+    "NS e-ticket: ticketcode, barcode number, train times, amount; 'bekijk je ticket' link",
+)
+def nl_t19_neg_ns_eticket(c: Case) -> None:
+    c.sender = "NS <noreply@ns.example.nl>"
+    c.subject = "Je e-ticket Amsterdam C - Utrecht C"
+    view = c.never(f"https://www.ns.example.nl/mijnns/tickets/{c.t('tk', 12, 'hex')}")
+    c.never("4K7Q9MZ2", "3145882019337", "08:16", "08:43", "8,90", "890")
+    body = (
+        h1("Goede reis!")
+        + p("Amsterdam Centraal 08:16 → Utrecht Centraal 08:43, 2e klas, enkele reis")
+        + p("Ticketcode: 4K7Q9MZ2<br>Barcode: 3145882019337<br>Prijs: € 8,90")
+        + button(view, "Bekijk je ticket", bg="#ffc917", fg="#003082")
+    )
+    c.html = std(c, body, brand="NS", accent="#ffc917", lines=["NS Reizigers B.V., Utrecht"])
+    c.text = auto_text(c.html)
+
+
+# Polish
+
+
+@case(
+    "pl",
+    "code",
+    "e-Urząd Skarbowy: 'kod autoryzacyjny nr 2 dla operacji' - the sequence number and operation ID are not the code",
+    charset="ISO-8859-2",
+    text_cte="quoted-printable",
+)
+def pl_t19_eus_kod_nr_operacji(c: Case) -> None:
+    c.sender = "e-Urząd Skarbowy <powiadomienia@podatki.example.pl>"
+    c.subject = "Kod autoryzacyjny"
+    c.codes = ["58201937"]
+    c.never("OP/2025/0311/77412", "2025031177412", "22 330 03 30", "223300330")
+    c.text = dedent("""\
+        Dzień dobry,
+
+        Kod autoryzacyjny nr 2 dla operacji OP/2025/0311/77412 (zmiana rachunku do zwrotu podatku) to:
+
+        58201937
+
+        Kod jest ważny przez 10 minut.
+
+        Krajowa Informacja Skarbowa: 22 330 03 30
+        """)
+
+
+@case(
+    "pl",
+    "negative",
+    "bilet PKP Intercity: 'kod kontrolny biletu', numer biletu, wagon/miejsce, cena; 'zwróć bilet' link",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def pl_t19_neg_bilet_kod_kontrolny(c: Case) -> None:
+    c.sender = "PKP Intercity <bilety@intercity.example.pl>"
+    c.subject = "Twój bilet na przejazd Warszawa - Kraków"
+    zwrot = c.never("https://ebilet.intercity.example.pl/zwrot?nr=eIC58201744")
+    c.never("eIC58201744", "58201744", "X7K2-99QF", "X7K299QF", "169,00", "16900", "07:05", "09:28")
+    body = (
+        p("Warszawa Centralna 07:05 - Kraków Główny 09:28, EIC 1301, wagon 7, miejsce 45")
+        + p("Numer biletu: eIC58201744<br>Kod kontrolny biletu: X7K2-99QF<br>Cena: 169,00 zł")
+        + p(a(zwrot, "Zwróć bilet"))
+    )
+    c.html = std(c, body, brand="PKP Intercity", accent="#2b2f84", lines=["PKP Intercity S.A."])
+    c.text = auto_text(c.html)
+
+
+# Turkish
+
+
+@case(
+    "tr",
+    "code",
+    "crypto withdrawal 'onay kodu' with amount, wallet address and a deny link ('bu işlemi ben yapmadım')",
+    charset="ISO-8859-9",
+    html_cte="quoted-printable",
+)
+def tr_t19_btcturk_cekim_onay(c: Case) -> None:
+    c.sender = "BtcTurk <no-reply@btcturk.example>"
+    c.subject = "Kripto para çekme onay kodunuz"
+    c.codes = ["738201"]
+    addr = "0x" + c.t("addr", 40, "0123456789abcdef")
+    deny = c.never(f"https://pro.btcturk.example/cekim/iptal?id={c.t('id', 20, 'hex')}")
+    c.never(addr, "1.250,00", "125000", "0850 333 0 400", "08503330400")
+    body = (
+        p("Sayın Ayşe Yılmaz,")
+        + p(f"1.250,00 USDT tutarındaki çekme talebiniz {addr} adresine gönderilecek.")
+        + p("Onay kodunuz: <b>738201</b>")
+        + p(f"{a(deny, 'Bu işlemi ben yapmadım')} &middot; Destek: 0850 333 0 400")
+    )
+    c.html = std(c, body, brand="BtcTurk", accent="#1b4fd8", lines=["BtcTurk Bilişim A.Ş."])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "tr",
+    "negative",
+    "GSM faturası: müşteri no, fatura no, tutar, son ödeme tarihi, 'faturanı görüntüle' link",
+    charset="windows-1254",
+    html_cte="quoted-printable",
+)
+def tr_t19_neg_gsm_fatura(c: Case) -> None:
+    c.sender = "Türk Telekom <fatura@turktelekom.example.tr>"
+    c.subject = "Mart 2025 faturanız oluştu"
+    gor = c.never("https://onlineislemler.turktelekom.example.tr/fatura?no=TT2025031488")
+    c.never("TT2025031488", "2025031488", "70481223", "289,90", "28990", "444 1 444", "4441444")
+    body = (
+        p("Sayın Mehmet Demir,")
+        + p("Müşteri no: 70481223<br>Fatura no: TT2025031488<br>Tutar: 289,90 TL &middot; Son ödeme: 27.03.2025")
+        + button(gor, "Faturanı görüntüle", bg="#0050a0")
+        + p("Müşteri hizmetleri: 444 1 444")
+    )
+    c.html = std(c, body, brand="Türk Telekom", accent="#0050a0", lines=["Türk Telekomünikasyon A.Ş."])
+    c.text = auto_text(c.html)
+
+
+# Swedish
+
+
+@case(
+    "sv",
+    "code",
+    "1177 Vårdguiden engångskod with one space; personnummer and a remiss number; text only",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
+def sv_t19_1177_engangskod(c: Case) -> None:
+    c.sender = "1177 <noreply@1177.example.se>"
+    c.subject = "Din engångskod till 1177"
+    c.codes = ["482109", "4821 09"]
+    c.never("19850312-2384", "198503122384", "R-2025-33018", "202533018", "0771-11 77 00", "0771117700")
+    c.text = dedent("""\
+        Hej!
+
+        Du loggar in på 1177 med e-postkod för personnummer 19850312-2384.
+        Din engångskod är: 4821 09
+
+        Koden gäller i 5 minuter. Din remiss R-2025-33018 finns under Inkorgen.
+
+        Sjukvårdsrådgivning: 1177 eller 0771-11 77 00
+        """)
+
+
+@case(
+    "sv",
+    "negative",
+    "SL kvitto: kvittonummer, kortnummer, belopp, moms; 'visa kvitto' link",
+    charset="ISO-8859-1",
+    html_cte="quoted-printable",
+)
+def sv_t19_neg_sl_kvitto(c: Case) -> None:
+    c.sender = "SL <kvitto@sl.example.se>"
+    c.subject = "Kvitto för ditt köp"
+    visa = c.never("https://sl.example.se/mitt-sl/kvitton/88120395")
+    c.never("88120395", "1130 4419 2281", "113044192281", "1 060", "1060", "56,79", "5679")
+    body = (
+        p("Tack för ditt köp!")
+        + p("Kvittonummer 88120395<br>30-dagarsbiljett vuxen &middot; SL Access 1130 4419 2281")
+        + p("Belopp 1 060 kr, varav moms 6 % 56,79 kr")
+        + p(a(visa, "Visa kvitto"))
+    )
+    c.html = std(c, body, brand="SL", accent="#0079c2", lines=["Region Stockholm, Trafikförvaltningen"])
+    c.text = auto_text(c.html)
+
+
+# Indonesian
+
+
+@case(
+    "id",
+    "link",
+    "marketplace verify-email link labelled 'di sini' inside a sentence; a second 'di sini' is the help centre",
+)
+def id_t19_bukalapak_di_sini(c: Case) -> None:
+    c.sender = "Bukalapak <noreply@bukalapak.example>"
+    c.subject = "Verifikasi email kamu"
+    url = b19_trk(c, "mailgun", "bukalapak.example", "verify")
+    c.links = [url]
+    bantuan = c.never(b19_trk(c, "mailgun", "bukalapak.example", "bantuan"))
+    c.never("021-5082 8080", "02150828080")
+    body = (
+        p("Hai Budi,")
+        + p(
+            f"Tinggal satu langkah lagi! Klik {a(url, 'di sini')} untuk memverifikasi email kamu. Tautan berlaku 24 jam."
+        )
+        + p(f"Butuh bantuan? Kunjungi Pusat Bantuan {a(bantuan, 'di sini')} atau hubungi 021-5082 8080.")
+    )
+    c.html = std(c, body, brand="Bukalapak", accent="#e31e52", lines=["PT Bukalapak.com Tbk"])
+
+
+# Vietnamese
+
+
+@case(
+    "vi",
+    "code",
+    "Cổng Dịch vụ công mã OTP with a hồ sơ number and CCCD number; 'quên mật khẩu' link",
+    html_cte="quoted-printable",
+)
+def vi_t19_dichvucong_ma_otp(c: Case) -> None:
+    c.sender = "Cổng Dịch vụ công Quốc gia <noreply@dichvucong.example.vn>"
+    c.subject = "Mã OTP xác thực hồ sơ"
+    c.codes = ["615308"]
+    quen = c.never("https://dichvucong.example.vn/p/home/dvc-quen-mat-khau.html")
+    c.never("001085012345", "G22.41-250314-0017", "2503140017", "18001096")
+    body = (
+        p("Kính gửi ông/bà Nguyễn Văn An (CCCD 001085012345),")
+        + p("Hồ sơ số G22.41-250314-0017 đang chờ xác thực. Mã OTP của bạn là <b>615308</b>, có hiệu lực trong 3 phút.")
+        + p(f"{a(quen, 'Quên mật khẩu?')} &middot; Tổng đài 18001096")
+    )
+    c.html = std(c, body, brand="Dịch vụ công", accent="#a50f12", lines=["Văn phòng Chính phủ"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "vi",
+    "negative",
+    "biên nhận chuyến xe: mã chuyến, giá cước, thời gian, biển số xe; 'báo cáo sự cố' link",
+    charset="windows-1258",
+    html_cte="quoted-printable",
+)
+def vi_t19_neg_grab_bien_nhan(c: Case) -> None:
+    c.sender = "Grab <no-reply@grab.example.vn>"
+    c.subject = b19_vi1258("Biên nhận chuyến đi GrabCar của bạn")
+    suco = c.never("https://help.grab.example.vn/passenger/vi-vn/report?booking=A-5MX7K2Q9GH")
+    c.never("A-5MX7K2Q9GH", "5MX7K2Q9GH", "51H-482.19", "48219", "87.000", "87000", "07:42")
+    body = (
+        p(b19_vi1258("Cảm ơn bạn đã đi cùng Grab!"))
+        + p(b19_vi1258("Mã chuyến: A-5MX7K2Q9GH<br>Đón lúc 07:42 &middot; Xe 51H-482.19<br>Tổng cộng: 87.000 ₫"))
+        + p(a(suco, b19_vi1258("Báo cáo sự cố")))
+    )
+    c.html = std(c, body, brand="Grab", accent="#00b14f", lines=["Grab Vietnam"])
+
+
+# Greek
+
+
+@case(
+    "el",
+    "code",
+    "gov.gr κωδικός επαλήθευσης after an ΑΦΜ and an αριθμός αίτησης; text only in ISO-8859-7",
+    charset="ISO-8859-7",
+    text_cte="quoted-printable",
+)
+def el_t19_govgr_kodikos(c: Case) -> None:
+    c.sender = "gov.gr <noreply@gov.example.gr>"
+    c.subject = "Κωδικός επαλήθευσης gov.gr"
+    c.codes = ["840216"]
+    c.never("123456789", "2025/0418822", "20250418822", "1555")
+    c.text = dedent("""\
+        Αγαπητή κυρία Παπαδοπούλου,
+
+        ΑΦΜ: 123456789
+        Αριθμός αίτησης: 2025/0418822
+
+        Ο κωδικός επαλήθευσης για την υποβολή της αίτησης είναι: 840216
+
+        Ισχύει για 5 λεπτά. Μην τον κοινοποιήσετε σε κανέναν.
+
+        Εξυπηρέτηση πολιτών: 1555
+        """)
+
+
+@case(
+    "el",
+    "negative",
+    "λογαριασμός κινητής: αριθμός πελάτη, κωδικός πληρωμής, ποσό, 'δείτε τον λογαριασμό' link",
+    charset="windows-1253",
+    html_cte="quoted-printable",
+)
+def el_t19_neg_cosmote_logariasmos(c: Case) -> None:
+    c.sender = "COSMOTE <ebill@cosmote.example.gr>"
+    c.subject = "Ο λογαριασμός σας Μαρτίου"
+    view = c.never("https://my.cosmote.example.gr/ebill?acc=4418207731")
+    c.never("4418207731", "RF18 0000 4418 2077 31", "RF18000044182077", "32,50", "3250", "13888")
+    body = (
+        p("Αγαπητέ πελάτη,")
+        + p("Αριθμός πελάτη: 4418207731<br>Κωδικός πληρωμής: RF18 0000 4418 2077 31<br>Ποσό: 32,50 €")
+        + p(a(view, "Δείτε τον λογαριασμό"))
+        + p("Εξυπηρέτηση: 13888")
+    )
+    c.html = std(c, body, brand="COSMOTE", accent="#77bc1f", lines=["ΟΤΕ Α.Ε."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 third held-out set ----
 
 

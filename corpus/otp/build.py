@@ -14371,6 +14371,589 @@ def el_t19_neg_cosmote_logariasmos(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Japanese
+
+
+@case(
+    "ja",
+    "code",
+    "マイナポータル 確認コード in a Shift_JIS text-only mail; 申請番号 and 受付番号 decoys",
+    charset="Shift_JIS",
+    text_cte="base64",
+)
+def ja_t19_mynaportal_kakunin_code(c: Case) -> None:
+    c.sender = "マイナポータル <noreply@myna.example.go.jp>"
+    c.subject = "【マイナポータル】確認コードのお知らせ"
+    c.codes = ["739120"]
+    c.never("20250314-0048213", "202503140048213", "A-118204", "118204", "0120-95-0178", "0120950178")
+    c.text = dedent("""\
+        マイナポータルをご利用いただきありがとうございます。
+
+        申請番号：20250314-0048213
+        受付番号：A-118204
+
+        メールアドレス登録の確認コードは以下のとおりです。
+        確認コード：739120
+
+        有効期限は30分です。
+
+        マイナンバー総合フリーダイヤル 0120-95-0178
+        """)
+
+
+@case(
+    "ja",
+    "code",
+    "ゲーム ワンタイムパスワード in 「」 brackets, ISO-2022-JP; スクウェア・エニックスID and 購入金額 decoys",
+    charset="ISO-2022-JP",
+)
+def ja_t19_sqex_onetime_kakko(c: Case) -> None:
+    c.sender = "スクウェア・エニックス <info@account.square-enix.example>"
+    c.subject = "ワンタイムパスワードのお知らせ"
+    c.codes = ["482913"]
+    c.never("sqex_jane1987", "1987", "3,300", "3300")
+    c.text = dedent("""\
+        スクウェア・エニックスIDをご利用いただき、ありがとうございます。
+
+        スクウェア・エニックスID：sqex_jane1987
+
+        ログインのためのワンタイムパスワードは「482913」です。
+        ログイン画面に入力してください。
+
+        ※本メール送信前のご購入金額 3,300円 の決済は完了しています。
+        """)
+
+
+@case(
+    "ja",
+    "link",
+    "メールアドレス確認 link labelled only 'こちら'; a second 'こちら' is the help page; UTF-8 HTML-only",
+    html_cte="base64",
+)
+def ja_t19_au_kochira(c: Case) -> None:
+    c.sender = "au ID <auid-info@au.example.jp>"
+    c.subject = "【au ID】メールアドレス確認のお願い"
+    url = f"https://id.auone.example.jp/id/mailaddress/confirm?rt={c.t('rt', 56, 'b62')}"
+    c.links = [url]
+    help_url = c.never("https://id.auone.example.jp/id/help/index.html")
+    c.never("0077-7-111", "00777111")
+    body = (
+        p("au IDをご利用いただきありがとうございます。")
+        + p(f"メールアドレスの確認手続きを完了するには、{a(url, 'こちら')}をクリックしてください。（有効期限：24時間）")
+        + p(f"よくあるご質問は{a(help_url, 'こちら')}。お問い合わせ 0077-7-111")
+    )
+    c.html = std(c, body, brand="au", accent="#eb5505", lines=["KDDI株式会社"])
+
+
+@case(
+    "ja",
+    "code",
+    "暗号資産 出金 確認コード in EUC-JP HTML: 出金額, 送付先アドレス, 出金キャンセル deny link",
+    charset="EUC-JP",
+    html_cte="base64",
+)
+def ja_t19_coincheck_shukkin(c: Case) -> None:
+    c.sender = "Coincheck <no-reply@coincheck.example>"
+    c.subject = "【Coincheck】出金の確認コード"
+    c.codes = ["205873"]
+    addr = "bc1q" + c.t("addr", 38, "023456789acdefghjklmnpqrstuvwxyz")
+    cancel = c.never(f"https://coincheck.example/ja/withdraws/cancel?token={c.t('c', 32, 'hex')}")
+    c.never(addr, "0.01500000", "1500000", "203.0.113.88")
+    body = (
+        p("いつもCoincheckをご利用いただきありがとうございます。")
+        + p(f"出金額：0.01500000 BTC<br>送付先：{addr}<br>IPアドレス：203.0.113.88")
+        + p("確認コード")
+        + big("205873")
+        + p(f"お心当たりのない場合は{a(cancel, '出金をキャンセル')}してください。")
+    )
+    c.html = std(c, body, brand="Coincheck", accent="#2ba3ad", lines=["コインチェック株式会社"])
+
+
+@case(
+    "ja",
+    "negative",
+    "航空券 予約確認: 予約番号, 確認番号, 便名, 運賃; '予約確認・変更' link",
+    charset="Shift_JIS",
+    html_cte="base64",
+)
+def ja_t19_neg_ana_yoyaku(c: Case) -> None:
+    c.sender = "ANA <booking@ana.example.co.jp>"
+    c.subject = "【ANA】ご予約確認（予約番号：4829）"
+    manage = c.never("https://www.ana.example.co.jp/ja/jp/book-plan/reservation/?pnr=4829")
+    c.never("4829", "K7Q2M9", "NH 241", "241", "24,470", "24470", "0570-029-222", "0570029222")
+    body = (
+        p("ANAをご利用いただきありがとうございます。")
+        + p("予約番号：4829<br>確認番号：K7Q2M9<br>便名：NH 241 羽田 → 福岡 3月21日 08:00発<br>運賃：24,470円")
+        + p(a(manage, "予約確認・変更"))
+        + p("ANA国内線予約 0570-029-222")
+    )
+    c.html = std(c, body, brand="ANA", accent="#13448f", lines=["全日本空輸株式会社"])
+
+
+@case(
+    "ja",
+    "negative",
+    "注意喚起: 認証コードを聞かれても教えないで, quoting an example SMS '認証コード 123456' and a fake URL",
+)
+def ja_t19_neg_chuui_kanki(c: Case) -> None:
+    c.sender = "PayPay <info@paypay.example.ne.jp>"
+    c.subject = "【重要】認証コードをだまし取る詐欺にご注意ください"
+    info = c.never("https://paypay.example.ne.jp/notice/20250314/security/")
+    c.never("123456", "https://paypay-kakunin.example/login", "0120-990-634", "0120990634", "20250314")
+    c.text = dedent(f"""\
+        PayPayをご利用いただきありがとうございます。
+
+        最近、次のようなSMSで認証コードをだまし取る事例が発生しています。
+
+          「【PayPay】認証コード 123456 他人には絶対に教えないでください。
+           https://paypay-kakunin.example/login 」
+
+        PayPayが電話やメールで認証コードをお尋ねすることはありません。
+
+        詳しくはこちら
+        {info}
+
+        PayPayカスタマーサポート 0120-990-634
+        """)
+
+
+# Korean
+
+
+@case(
+    "ko",
+    "code",
+    "정부24 인증번호 in an EUC-KR text-only mail: 신청번호, 주민등록번호 앞자리, 민원 접수번호",
+    charset="EUC-KR",
+    text_cte="base64",
+)
+def ko_t19_gov24_injeung(c: Case) -> None:
+    c.sender = "정부24 <noreply@gov.example.kr>"
+    c.subject = "[정부24] 이메일 인증번호"
+    c.codes = ["581730"]
+    c.never("2025-0314-77120", "2025031477120", "850312", "1588-2188", "15882188")
+    c.text = dedent("""\
+        안녕하세요. 정부24입니다.
+
+        신청번호: 2025-0314-77120 (주민등록표 등본 발급)
+        신청인 생년월일: 850312
+
+        이메일 인증번호는 581730 입니다.
+        인증번호는 3분 동안 유효합니다.
+
+        정부민원안내콜센터 1588-2188
+        """)
+
+
+@case(
+    "ko",
+    "code",
+    "거래소 출금 인증코드 with 출금 수량, 주소, '출금 취소' deny link and a replaced earlier code",
+)
+def ko_t19_upbit_chulgeum(c: Case) -> None:
+    c.sender = "업비트 <no-reply@upbit.example>"
+    c.subject = "[업비트] 출금 인증코드"
+    c.codes = ["903614"]
+    addr = "0x" + c.t("addr", 40, "0123456789abcdef")
+    cancel = c.never(f"https://upbit.example/withdraw/cancel?uuid={c.t('u', 32, 'hex')}")
+    c.never(addr, "1,500", "1500", "118204", "1588-5682", "15885682")
+    body = (
+        p("업비트 출금 요청 안내")
+        + p(f"출금 수량: 1,500 USDT<br>받는 주소: {addr}")
+        + p("이전에 발송된 인증코드(118204)는 더 이상 사용할 수 없습니다.")
+        + p("새 인증코드: <b>903614</b>")
+        + p(f"본인이 요청하지 않았다면 {a(cancel, '출금 취소')} 후 고객센터(1588-5682)로 연락해 주세요.")
+    )
+    c.html = std(c, body, brand="업비트", accent="#093687", lines=["두나무 주식회사"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ko",
+    "link",
+    "대학 포털 이메일 인증 link labelled only '여기'; a second '여기' is the 개인정보처리방침",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_t19_snu_yeogi(c: Case) -> None:
+    c.sender = "서울대학교 포털 <portal@snu.example.ac.kr>"
+    c.subject = "[서울대학교] 외부 이메일 인증 안내"
+    url = f"https://portal.snu.example.ac.kr/member/mail/verify.do?k={c.t('k', 48, 'hex')}"
+    c.links = [url]
+    priv = c.never("https://www.snu.example.ac.kr/privacy")
+    c.never("2025-12345", "202512345")
+    body = (
+        p("학번 2025-12345 님, 안녕하세요.")
+        + p(f"외부 이메일 등록을 완료하려면 {a(url, '여기')}를 눌러 주세요. 링크는 24시간 동안 유효합니다.")
+        + p(f"개인정보처리방침은 {a(priv, '여기')}에서 확인할 수 있습니다.")
+    )
+    c.html = plain_html(body)
+
+
+@case(
+    "ko",
+    "negative",
+    "통신 요금 청구서: 고객번호, 청구금액, 납부기한, 가상계좌; '청구서 보기' link",
+    charset="EUC-KR",
+    html_cte="base64",
+)
+def ko_t19_neg_kt_yogeum(c: Case) -> None:
+    c.sender = "KT <bill@kt.example.com>"
+    c.subject = "[KT] 3월 모바일 요금 청구서"
+    view = c.never("https://bill.kt.example.com/view?cust=5018827731")
+    c.never("5018827731", "68,200", "68200", "562-910123-45607", "56291012345607", "100")
+    body = (
+        p("고객번호: 5018827731")
+        + p("청구금액: 68,200원 · 납부기한: 2025.03.25")
+        + p("가상계좌: 562-910123-45607")
+        + p(a(view, "청구서 보기"))
+        + p("고객센터 국번없이 100")
+    )
+    c.html = std(c, body, brand="KT", accent="#ed1c24", lines=["주식회사 케이티"])
+
+
+@case(
+    "ko",
+    "negative",
+    "병원 진료 예약 안내: 예약번호, 진료 시간, 환자번호, '예약 변경' link",
+)
+def ko_t19_neg_byeongwon_yeyak(c: Case) -> None:
+    c.sender = "세브란스병원 <reserve@severance.example.org>"
+    c.subject = "[세브란스] 진료 예약 안내"
+    change = c.never("https://sev.severance.example.org/reserve/change?no=R25031477")
+    c.never("R25031477", "25031477", "01284930", "14:20", "1599-1004", "15991004")
+    body = (
+        p("김민수 님의 진료 예약이 완료되었습니다.")
+        + p("예약번호: R25031477<br>환자번호: 01284930<br>3월 18일(화) 14:20 내과")
+        + p(a(change, "예약 변경/취소"))
+        + p("예약센터 1599-1004")
+    )
+    c.html = std(c, body, brand="세브란스", accent="#003876", lines=["연세대학교 의료원"])
+    c.text = auto_text(c.html)
+
+
+# Simplified Chinese
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "学信网 验证码 in GB18030 HTML with 学号 and 证书编号 decoys; 找回密码 link",
+    charset="GB18030",
+    html_cte="base64",
+)
+def zh_hans_t19_chsi_yanzhengma(c: Case) -> None:
+    c.sender = "学信网 <noreply@chsi.example.cn>"
+    c.subject = "学信网邮箱验证码"
+    c.codes = ["736150"]
+    zhaohui = c.never("https://account.chsi.example.cn/account/password/retrive")
+    c.never("2021113045", "102481202505001872", "010-82199588", "01082199588")
+    body = (
+        p("尊敬的用户：")
+        + p("您正在绑定邮箱，学号 2021113045，证书编号 102481202505001872。")
+        + p("本次验证码为：<b>736150</b>，10分钟内有效。")
+        + p(f"{a(zhaohui, '找回密码')} &middot; 客服电话 010-82199588")
+    )
+    c.html = std(c, body, brand="学信网", accent="#1e6fc8", lines=["全国高等学校学生信息咨询与就业指导中心"])
+
+
+@case(
+    "zh-Hans",
+    "code",
+    "ride-hailing: 验证码 only in the subject after an emoji; the body points to it and gives an 订单号",
+)
+def zh_hans_t19_didi_biaoti_yanzhengma(c: Case) -> None:
+    c.sender = "滴滴出行 <noreply@didichuxing.example>"
+    c.subject = "【滴滴出行】🔑 验证码 582017"
+    c.codes = ["582017"]
+    c.never("B250314009918", "400-000-0999", "4000000999")
+    c.text = dedent("""\
+        您好：
+
+        您正在登录滴滴出行企业版，请在页面输入邮件标题中的验证码，5分钟内有效。
+
+        最近一笔行程 订单号 B250314009918 已支付。
+
+        客服电话 400-000-0999
+        """)
+
+
+@case(
+    "zh-Hans",
+    "link",
+    "代码托管平台 激活邮箱 link labelled only '点击这里'; a second '这里' is the 帮助文档; GB2312",
+    charset="GB2312",
+    html_cte="base64",
+)
+def zh_hans_t19_gitee_dianji_zheli(c: Case) -> None:
+    c.sender = "Gitee <noreply@gitee.example>"
+    c.subject = "请激活您的 Gitee 邮箱"
+    url = f"https://gitee.example/users/confirmation?confirmation_token={c.t('tk', 20, 'b62')}"
+    c.links = [url]
+    docs = c.never("https://help.gitee.example/base/account/email")
+    body = (
+        p("您好，jane_doe：")
+        + p(f"感谢注册，请{a(url, '点击这里')}激活您的邮箱，链接 24 小时内有效。")
+        + p(f"如有疑问，请查看{a(docs, '这里')}的帮助文档。")
+    )
+    c.html = plain_html(body)
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "火车票 订单: 订单号, 取票号, 车次, 座位, 票价; '查看订单' link",
+    charset="GB2312",
+    html_cte="base64",
+)
+def zh_hans_t19_neg_huochepiao(c: Case) -> None:
+    c.sender = "中国铁路12306 <service@12306.example.cn>"
+    c.subject = "【铁路12306】购票成功通知"
+    view = c.never("https://kyfw.12306.example.cn/otn/view/train_order.html?sequence_no=E482913077")
+    c.never("E482913077", "482913077", "G103", "553.0", "5530", "07:00", "12306")
+    body = (
+        p("王小明 您好：")
+        + p("订单号 E482913077，取票号 E482913077。")
+        + p("3月21日 G103次 北京南站 07:00 开，06车11F号，二等座，票价553.0元。")
+        + p(a(view, "查看订单"))
+    )
+    c.html = std(c, body, brand="12306", accent="#3b99fc", lines=["中国铁路客户服务中心"])
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "安全提醒: 'never share your 验证码' advisory quoting an example 验证码 and a phishing domain",
+)
+def zh_hans_t19_neg_anquan_tixing(c: Case) -> None:
+    c.sender = "支付宝 <service@mail.alipay.example>"
+    c.subject = "安全提醒：谨防验证码诈骗"
+    info = c.never("https://render.alipay.example/p/safety/index.html")
+    c.never("654321", "http://alipay-tuikuan.example.cn", "95188")
+    c.text = dedent(f"""\
+        亲爱的用户：
+
+        近期有不法分子冒充客服，发送"【支付宝】验证码654321，退款请访问 http://alipay-tuikuan.example.cn"等短信。
+
+        支付宝不会以任何理由向您索要验证码。
+
+        了解更多：{info}
+        客服热线 95188
+        """)
+
+
+# Traditional Chinese
+
+
+@case(
+    "zh-Hant",
+    "code",
+    "健保快易通 驗證碼 in Big5 text: 身分證字號, 就醫序號 decoys",
+    charset="Big5",
+    text_cte="base64",
+)
+def zh_hant_t19_nhi_yanzhengma(c: Case) -> None:
+    c.sender = "健保快易通 <noreply@nhi.example.gov.tw>"
+    c.subject = "健保快易通 驗證碼通知"
+    c.codes = ["309275"]
+    c.never("A123456789", "123456789", "0047", "0800-030-598", "0800030598")
+    c.text = dedent("""\
+        親愛的民眾您好：
+
+        身分證字號：A123456789
+        最近就醫序號：0047
+
+        您的電子郵件驗證碼為 309275，請於10分鐘內輸入。
+
+        健保諮詢服務專線 0800-030-598
+        """)
+
+
+@case(
+    "zh-Hant",
+    "link",
+    "交易所 提領 確認 link, '取消提領' deny link, amount and address",
+    html_cte="quoted-printable",
+)
+def zh_hant_t19_max_tiling_queren(c: Case) -> None:
+    c.sender = "MAX 交易所 <no-reply@max.example.tw>"
+    c.subject = "請確認您的提領申請"
+    wid = c.t("wid", 24, "hex")
+    url = f"https://max.example.tw/withdrawals/{wid}/confirm?sig={c.t('s', 43)}"
+    c.links = [url]
+    cancel = c.never(f"https://max.example.tw/withdrawals/{wid}/cancel?sig={c.t('s', 43)}")
+    addr = "T" + c.t("addr", 33, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+    c.never(addr, "2,000.00", "200000")
+    body = (
+        p("您好：")
+        + p(f"您申請提領 2,000.00 USDT 至 {addr}。")
+        + button(url, "確認提領", bg="#0f62fe")
+        + p(f"若非本人操作，請{a(cancel, '取消提領')}並立即修改密碼。")
+    )
+    c.html = std(c, body, brand="MAX", accent="#0f62fe", lines=["現代財富科技有限公司"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hant",
+    "negative",
+    "電信帳單: 用戶號碼, 帳單金額, 繳費期限, 銷帳編號; '查看帳單' link",
+    charset="Big5",
+    html_cte="base64",
+)
+def zh_hant_t19_neg_dianxin_zhangdan(c: Case) -> None:
+    c.sender = "中華電信 <ebill@cht.example.com.tw>"
+    c.subject = "中華電信 114年3月 電子帳單"
+    view = c.never("https://ebpps.cht.example.com.tw/view?acct=0912345678")
+    c.never("0912345678", "1,288", "1288", "9507183344120", "123")
+    body = (
+        p("親愛的用戶您好：")
+        + p("用戶號碼：0912345678<br>帳單金額：1,288 元<br>繳費期限：114/03/28<br>銷帳編號：9507183344120")
+        + p(a(view, "查看帳單"))
+    )
+    c.html = std(c, body, brand="中華電信", accent="#005bac", lines=["中華電信股份有限公司 客服 123"])
+
+
+# Russian
+
+
+@case(
+    "ru",
+    "code",
+    "mos.ru код подтверждения in windows-1251 HTML: номер заявления, ЕНП, 'забыли пароль' link",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
+def ru_t19_mosru_kod(c: Case) -> None:
+    c.sender = "mos.ru <noreply@mos.example.ru>"
+    c.subject = "Код подтверждения mos.ru"
+    c.codes = ["718204"]
+    zabyli = c.never("https://login.mos.example.ru/sps/recovery/start")
+    c.never("0101-9000003-047801-0008213/25", "7751234567890123", "+7 495 777-77-77", "74957777777")
+    body = (
+        p("Здравствуйте, Иван Иванович!")
+        + p("Заявление № 0101-9000003-047801-0008213/25 ожидает подтверждения.")
+        + p("Ваш код подтверждения: <b>718204</b>. Он действует 10 минут.")
+        + p("Единый номер полиса ОМС: 7751234567890123")
+        + p(f"{a(zabyli, 'Забыли пароль?')} &middot; Справочная: +7 495 777-77-77")
+    )
+    c.html = std(c, body, brand="mos.ru", accent="#cc2222", lines=["Правительство Москвы"])
+
+
+@case(
+    "ru",
+    "code",
+    "taxi app: code set between em dashes in a plain-text sentence; trip number and amount",
+    text_cte="quoted-printable",
+)
+def ru_t19_yandexgo_kod_tire(c: Case) -> None:
+    c.sender = "Яндекс Go <noreply@go.yandex.example>"
+    c.subject = "Вход в Яндекс Go"
+    c.codes = ["4829"]
+    c.never("7731-0048", "77310048", "612", "8 800 600-34-74", "88006003474")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Чтобы войти в приложение на новом телефоне, введите код — 4829 — на экране входа.
+
+        Последняя поездка № 7731-0048 оплачена: 612 ₽.
+
+        Служба поддержки: 8 800 600-34-74
+        """)
+
+
+@case(
+    "ru",
+    "link",
+    "IT-community confirm link labelled only 'здесь' in KOI8-R; a second 'здесь' is the rules page",
+    charset="KOI8-R",
+    html_cte="base64",
+)
+def ru_t19_habr_zdes(c: Case) -> None:
+    c.sender = "Хабр <noreply@habr.example>"
+    c.subject = "Подтверждение адреса электронной почты"
+    url = f"https://account.habr.example/confirm/{c.t('c', 40, 'hex')}/?consumer=habr&state={c.t('st', 16, 'b62')}"
+    c.links = [url]
+    rules = c.never("https://habr.example/ru/docs/help/rules/")
+    body = (
+        p("Здравствуйте, ivan_petrov!")
+        + p(f"Чтобы подтвердить адрес и начать писать комментарии, нажмите {a(url, 'здесь')}.")
+        + p(f"Правила сообщества можно прочитать {a(rules, 'здесь')}.")
+    )
+    c.html = plain_html(body)
+
+
+@case(
+    "ru",
+    "negative",
+    "счёт за связь: лицевой счёт, номер договора, сумма, 'оплатить' link",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
+def ru_t19_neg_mts_schet(c: Case) -> None:
+    c.sender = "МТС <bill@mts.example.ru>"
+    c.subject = "Счёт за март 2025"
+    pay = c.never("https://payment.mts.example.ru/pay?ls=268104477215")
+    c.never("268104477215", "ДГ-0048-77120", "0048", "77120", "650,00", "65000", "8 800 250-08-90", "88002500890")
+    body = (
+        p("Лицевой счёт: 268104477215<br>Договор: ДГ-0048-77120")
+        + p("Сумма к оплате: 650,00 руб. до 25.03.2025")
+        + button(pay, "Оплатить", bg="#e30611")
+        + p("Справочная: 8 800 250-08-90")
+    )
+    c.html = std(c, body, brand="МТС", accent="#e30611", lines=["ПАО «МТС»"])
+    c.text = auto_text(c.html)
+
+
+# Ukrainian
+
+
+@case(
+    "uk",
+    "code",
+    "Helsi (healthcare) код підтвердження with one space; номер декларації and лікар; KOI8-U text",
+    charset="KOI8-U",
+    text_cte="base64",
+)
+def uk_t19_helsi_kod(c: Case) -> None:
+    c.sender = "Helsi <noreply@helsi.example.ua>"
+    c.subject = "Код підтвердження Helsi"
+    c.codes = ["592041", "5920 41"]
+    c.never("0001-4T7H-2P9K", "00014T7H2P9K", "0 800 330 225", "0800330225")
+    c.text = dedent("""\
+        Вітаємо!
+
+        Ви підписуєте декларацію з лікарем (номер декларації 0001-4T7H-2P9K).
+        Код підтвердження: 5920 41
+
+        Код дійсний 10 хвилин.
+
+        Гаряча лінія: 0 800 330 225
+        """)
+
+
+@case(
+    "uk",
+    "negative",
+    "рахунок за газ: особовий рахунок, EIC-код, обсяг, сума; 'сплатити' link",
+    charset="windows-1251",
+    html_cte="quoted-printable",
+)
+def uk_t19_neg_rakhunok_gaz(c: Case) -> None:
+    c.sender = "Нафтогаз <bill@naftogaz.example.ua>"
+    c.subject = "Рахунок за газ, березень"
+    pay = c.never("https://gas.ua.example/pay?account=4401288172")
+    c.never("4401288172", "56XS00012345678X", "412,80", "41280", "0 800 300 130", "0800300130")
+    body = (
+        p("Особовий рахунок: 4401288172<br>EIC-код точки: 56XS00012345678X")
+        + p("Обсяг: 48 куб. м &middot; До сплати: 412,80 грн")
+        + button(pay, "Сплатити", bg="#005bbb")
+        + p("Контакт-центр: 0 800 300 130")
+    )
+    c.html = std(c, body, brand="Нафтогаз", accent="#005bbb", lines=["ТОВ «Газопостачальна компанія»"])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 third held-out set ----
 
 

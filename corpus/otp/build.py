@@ -14954,6 +14954,172 @@ def uk_t19_neg_rakhunok_gaz(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Mixed: code and link in one mail, and two more languages
+
+
+@case(
+    "en",
+    "code+link",
+    "CDN admin console: code and a 'Verify email' button; the text part has the same URL plus utm_*; security link",
+    text_cte="quoted-printable",
+)
+def en_t19_cloudflare_code_and_button(c: Case) -> None:
+    c.sender = "Cloudflare <noreply@notify.cloudflare.example>"
+    c.subject = "Verify your email address for Cloudflare"
+    c.codes = ["739214", "739 214"]
+    base = f"https://dash.cloudflare.example/email-verification?token={c.t('tk', 64, 'hex')}"
+    utm = base + "&utm_source=email&utm_medium=transactional&utm_campaign=verify"
+    c.links = [base, utm]
+    sec = c.never("https://dash.cloudflare.example/profile/authentication")
+    c.never("4f1c0b7e22d94a8a9e13c0d5f8b71a20", "2025")
+    body = (
+        h1("Verify your email")
+        + p("Enter this code on the verification page, or use the button below:")
+        + big("739 214")
+        + button(base, "Verify email", bg="#f38020")
+        + p("Account ID 4f1c0b7e22d94a8a9e13c0d5f8b71a20")
+        + p(f"Didn't sign up? {a(sec, 'Review your authentication settings')}")
+    )
+    c.html = std(c, body, brand="Cloudflare", accent="#f38020", lines=["Cloudflare, Inc. 2025"])
+    c.text = dedent(f"""\
+        Verify your email
+
+        Enter this code on the verification page: 739 214
+
+        Or open this link:
+        {utm}
+
+        Account ID 4f1c0b7e22d94a8a9e13c0d5f8b71a20
+        Didn't sign up? Review your authentication settings: {sec}
+        """)
+
+
+@case(
+    "de",
+    "code+link",
+    "Lieferdienst: Anmeldecode plus 'Anmelden' button and an 'In der App öffnen' twin (also_links); Bestellnummer",
+    charset="ISO-8859-15",
+    html_cte="quoted-printable",
+)
+def de_t19_lieferando_code_und_app(c: Case) -> None:
+    c.sender = "Lieferando <noreply@lieferando.example.de>"
+    c.subject = "Dein Anmeldecode: 2048 71"
+    c.codes = ["204871", "2048 71"]
+    web = f"https://www.lieferando.example.de/anmelden/link?t={c.t('web', 48)}"
+    app = f"https://lieferando.example.de/app/magic-login?t={c.t('app', 48)}"
+    c.links = [web]
+    c.also_links = [app]
+    c.never("LD-88204173", "88204173", "24,90", "2490")
+    body = (
+        h1("Anmelden bei Lieferando")
+        + p("Gib diesen Code ein:")
+        + big("2048 71")
+        + p("oder melde Dich direkt an:")
+        + button(web, "Anmelden", bg="#ff8000")
+        + button(app, "In der App öffnen", bg="#ffffff", fg="#ff8000")
+        + p("Deine letzte Bestellung LD-88204173 (24,90 €) wurde geliefert.")
+    )
+    c.html = std(c, body, brand="Lieferando", accent="#ff8000", lines=["yd.yourdelivery GmbH, Berlin"])
+
+
+@case(
+    "ja",
+    "code+link",
+    "確認コード and 確認URL in one UTF-8 text-only mail; 会員番号 and 解約 URL below",
+)
+def ja_t19_code_to_url(c: Case) -> None:
+    c.sender = "U-NEXT <info@unext.example.jp>"
+    c.subject = "【U-NEXT】メールアドレスの確認"
+    c.codes = ["618402"]
+    url = f"https://video.unext.example.jp/mail/verify?c={c.t('c', 40, 'b62')}"
+    c.links = [url]
+    kaiyaku = c.never("https://video.unext.example.jp/account/cancel")
+    c.never("UX2025031488", "2025031488", "2,189", "2189")
+    c.text = dedent(f"""\
+        U-NEXTをご利用いただきありがとうございます。
+        会員番号：UX2025031488
+
+        アプリで確認コード 618402 を入力するか、下記URLにアクセスしてください。
+
+        {url}
+
+        月額 2,189円（税込）
+        解約はこちら {kaiyaku}
+        """)
+
+
+@case(
+    "es",
+    "code+link",
+    "portal inmobiliario, text only: código and enlace for the same confirmation; referencia del anuncio",
+    charset="ISO-8859-1",
+    text_cte="quoted-printable",
+)
+def es_t19_fotocasa_codigo_y_enlace(c: Case) -> None:
+    c.sender = "Fotocasa <no-reply@fotocasa.example.es>"
+    c.subject = "Confirma tu cuenta de Fotocasa"
+    c.codes = ["840153"]
+    url = f"https://www.fotocasa.example.es/es/usuario/confirmar/?t={c.t('t', 44)}"
+    c.links = [url]
+    baja = c.never("https://www.fotocasa.example.es/es/usuario/baja-notificaciones/")
+    c.never("178204417", "1.250", "1250", "28004")
+    c.text = dedent(f"""\
+        Hola Lucía:
+
+        Has contactado con el anuncio ref. 178204417 (piso, 1.250 EUR/mes, 28004 Madrid).
+        Para confirmar tu cuenta, introduce el código 840153 en la web o pulsa este enlace:
+
+        {url}
+
+        Dejar de recibir avisos: {baja}
+        """)
+
+
+@case(
+    "cs",
+    "code",
+    "pojišťovna: ověřovací kód after číslo pojištěnce and číslo smlouvy; 'zapomenuté heslo' link",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def cs_t19_vzp_overovaci_kod(c: Case) -> None:
+    c.sender = "VZP <noreply@vzp.example.cz>"
+    c.subject = "Ověřovací kód pro Moje VZP"
+    c.codes = ["305718"]
+    heslo = c.never("https://moje.vzp.example.cz/zapomenute-heslo")
+    c.never("8503121234", "4401288172", "952 222 222", "952222222")
+    body = (
+        p("Dobrý den,")
+        + p("číslo pojištěnce: 8503121234<br>číslo smlouvy: 4401288172")
+        + p("Váš ověřovací kód je <b>305718</b>. Platí 10 minut.")
+        + p(f"{a(heslo, 'Zapomenuté heslo')} | Infolinka 952 222 222")
+    )
+    c.html = std(c, body, brand="VZP", accent="#00529c", lines=["Všeobecná zdravotní pojišťovna ČR"])
+    c.text = auto_text(c.html)
+
+
+@case(
+    "hu",
+    "negative",
+    "mobilszámla: ügyfélszám, számlaszám, összeg, befizetési azonosító; 'számla megtekintése' link",
+    charset="ISO-8859-2",
+    html_cte="quoted-printable",
+)
+def hu_t19_neg_mobilszamla(c: Case) -> None:
+    c.sender = "Yettel <szamla@yettel.example.hu>"
+    c.subject = "Elkészült a márciusi számlája"
+    view = c.never("https://www.yettel.example.hu/fiokom/szamlak/2025031477")
+    c.never("1004488127", "2025031477", "8 990", "8990", "1220")
+    body = (
+        p("Kedves Ügyfelünk!")
+        + p("Ügyfélszám: 1004488127<br>Számlaszám: 2025031477<br>Fizetendő: 8 990 Ft")
+        + p(a(view, "Számla megtekintése"))
+        + p("Ügyfélszolgálat: 1220")
+    )
+    c.html = std(c, body, brand="Yettel", accent="#b4ff00", lines=["Yettel Magyarország Zrt."])
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 third held-out set ----
 
 

@@ -87,8 +87,9 @@ class Code:
     source: Literal["subject", "text", "html"]
     """Where it was found: the Subject, the text/plain part, or the text/html part as rendered."""
     reason: str = ""
-    """Why it is reported, as a reader would say it: 'labelled "verification code"', 'alone on
-    its line in a mail whose subject names a code'. Empty only in rows indexed before reasons existed."""
+    """Why it is reported, as a reader would say it: 'labelled "verification code" in the mail',
+    'the one code-like value in a mail whose subject says "login code"'. Empty only in rows indexed
+    before reasons existed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -359,7 +359,9 @@ _GENERIC_LABELS: Final = _phrases(
     """click here|here|this link|link|click|tap here|press here|click this link|follow this link|open link
     |hier|hier klicken|klicken sie hier|ici|cliquez ici|aquí|aqui|haz clic aquí|haga clic aquí|clique aqui|qui
     |clicca qui|klik hier|здесь|сюда|по ссылке|ссылке|tutaj|kliknij tutaj|kliknij|buraya|buraya tıklayın
-    |这里|點擊這裡|点击这里|点击此处|此处|ここ|こちら|ここをクリック|여기|이곳|여기를 클릭"""
+    |这里|點擊這裡|点击这里|点击此处|此处|ここ|こちら|ここをクリック|여기|이곳|여기를 클릭|di sini|klik di sini|sini
+    |tại đây|nhấn vào đây|här|klicka här|her|klik her|tästä|klikkaa tästä|zde|klikněte zde|itt|kattints ide|ide
+    |aici|faceți clic aici|εδώ|πατήστε εδώ|тут|натисніть тут"""
 )
 
 

@@ -11,12 +11,13 @@ from collections.abc import Iterable, Iterator
 from typing import Final, NamedTuple
 
 from gateway.mail.extract.scanner import PhraseScanner
-from gateway.mail.extract.text import Source, Text
+from gateway.mail.extract.text import Source, Text, quoted
 from gateway.mail.extract.tokens import Kind, Token, ascii_digits, bad_neighbours, find_tokens
 from gateway.mail.extract.words import (
     FILLER,
     KEYWORD_KINDS,
     LABEL_FILLER,
+    REFERENCES,
     RIGHT_FILLER,
     STALE_GAP,
     KeywordKind,
@@ -72,19 +73,19 @@ def _keywords(low: str, spans: Iterable[tuple[int, int]]) -> list[_Keyword]:
     for start, end in _merged(spans):
         for match in _KEYWORD.finditer(low, start, end):
             phrase = match.group()
-            kind = _KEYWORD_OF.get(phrase) or _KEYWORD_OF.get(keyword_key(phrase))
-            if kind is None:
-                continue  # cannot happen (every match is a phrase); kept as a guard
+            kind = _KEYWORD_OF.get(phrase) or _KEYWORD_OF[keyword_key(phrase)]  # every match is a phrase
             a, b = match.span()
-            if a and _word_char(low[a]) and _word_char(low[a - 1]):
-                continue  # "barcode", "decode"
+            if a and _word_char(low[a]) and _word_char(low[a - 1]) and phrase not in _SUFFIX_LABELS:
+                continue  # "barcode", "decode" (but "Bewerbernummer" is a number of something)
             if b < len(low) and _word_char(low[b - 1]) and _word_char(low[b]) and not low[b].isdigit():
                 continue  # "codec", "pinned"
             found.append(_Keyword(a, b, kind))
     return _label_compounds(low, found)
 
 
-_COMPOUND_GAP: Final = frozenset(" -:")
+_SUFFIX_LABELS: Final = frozenset({"nummer"})
+"""Labels that German, Dutch and Scandinavian glue to the name of what is numbered."""
+_COMPOUND_GAP: Final = frozenset(" -")
 _CONNECTORS: Final = frozenset({"de", "di", "du", "do", "da", "del", "des", "van", "von", "of", "der"})
 
 
@@ -96,22 +97,21 @@ def _connects(gap: str) -> bool:
 
 
 def _label_compounds(low: str, found: list[_Keyword]) -> list[_Keyword]:
-    """A plain code word written against a label is that label: "PNR kodu", "Codice biglietto",
-    "Mã đơn hàng", "Customer code" name a reference, not a one-time code. Not a two-letter label:
-    "Your Apple ID Code is: 482913" names the account the code is for."""
+    """A plain code word written against the name of a reference is that reference's label: "PNR
+    kodu", "Codice biglietto", "Mã đơn hàng", "Código de envío". Only names of references count
+    (``REFERENCES``): "account code", "transaction code" or "phone code" are one-time codes."""
     merged: list[_Keyword] = []
     for keyword in found:
         previous = merged[-1] if merged else None
-        if (
-            previous is not None
-            and {previous.kind, keyword.kind} & {"plain"}
-            and {previous.kind, keyword.kind} & {"label", "near-label"}
-            and _connects(low[previous.end : keyword.start])
-            and min(k.end - k.start for k in (previous, keyword) if k.kind != "plain") >= 3
-        ):
-            kind = previous.kind if previous.kind != "plain" else keyword.kind
-            merged[-1] = _Keyword(previous.start, keyword.end, kind)
-            continue
+        if previous is not None and {previous.kind, keyword.kind} & {"plain"}:
+            other = keyword if previous.kind == "plain" else previous
+            if (
+                other.kind in ("label", "near-label")
+                and keyword_key(low[other.start : other.end]) in REFERENCES
+                and _connects(low[previous.end : keyword.start])
+            ):
+                merged[-1] = _Keyword(previous.start, keyword.end, other.kind)
+                continue
         merged.append(keyword)
     return merged
 
@@ -293,12 +293,18 @@ def _effective(kind: KeywordKind, commerce: bool) -> KeywordKind:
         return "label" if commerce else "strong"
     if kind == "confirm":
         return "context" if commerce else "weak"
+    if kind == "plain" and commerce:
+        return "label"  # "Confirmación de su cita - Código 48213": a booking's own code is its reference
     return kind
 
 
 def _score_text(text: Text, emphasized: frozenset[str], commerce: bool) -> Iterator[_Scored]:
     """Every acceptable occurrence of a code in one text, with its score."""
-    tokens = [t for t in find_tokens(text.text) if not bad_neighbours(text.text, text.low, t)]
+    tokens = [
+        t
+        for t in find_tokens(text.text)
+        if not bad_neighbours(text.text, text.low, t) and not quoted(text.text, t.start, t.end)
+    ]
     if not tokens:
         return
     alone = [_alone_on_line(text.text, t) for t in tokens]
@@ -362,7 +368,7 @@ def _judge(
         if kind in _TIER:
             if gap > (window if kind != "weak" else _WEAK_WINDOW):
                 continue
-            bound = gap <= 16 and _bound(gap_text, FILLER if left else RIGHT_FILLER)
+            bound = gap <= 16 and not later_line and _bound(gap_text, FILLER if left else RIGHT_FILLER)
             # "code is 482913" and "code 771234" are equally close: distance counts past 4 characters.
             score = _TIER[kind] - max(0, gap - 4) / 4 + (6 if bound else 0) - (6 if later_line else 0)
             if best is None or score > best:
@@ -370,10 +376,16 @@ def _judge(
             candidate = (-_TIER[kind], gap, kind, text.text[keyword.start : keyword.end], bound)
             if named is None or candidate[:2] < named[:2]:
                 named = candidate
-        elif kind == "stale-before" and left and gap <= 30 and _bound(gap_text, STALE_GAP):
+        elif kind == "stale-before" and left and gap <= 30 and _stale_bound(gap_text):
             return None  # "your previous code 483920", "el código anterior 483920": the mail says it is old
-        elif kind == "stale-after" and not left and gap <= 20 and _bound(gap_text, STALE_GAP):
-            return None  # "483920 is no longer valid", "483920 已失效"
+        elif (
+            kind == "stale-after"
+            and not left
+            and gap <= 20
+            and _stale_bound(gap_text)
+            and low[keyword.end : keyword.end + 2].strip()[:1] not in ("?", "？")
+        ):
+            return None  # "483920 is no longer valid", "483920 已失效"; not "Code expired? Get a new one"
         elif kind in ("label", "near-label", "not-code"):
             # Across a line break a label binds only when it opens its line: "Account:\n48291"
             # is an account number, "... to your account:\n\n305 918" is a sentence and a code.
@@ -384,10 +396,9 @@ def _judge(
                 nearest_negative = min(nearest_negative, gap)
         elif kind == "context" and gap <= _CONTEXT_REACH and _same_phrase(gap_text) and not later_line:
             nearest_negative = min(nearest_negative, gap)
-        elif kind == "offtopic" and gap <= _OFFTOPIC_REACH:
-            offtopic = True
-        elif kind == "meeting" and gap <= _OFFTOPIC_REACH:
-            meeting = True
+        elif kind in ("offtopic", "meeting") and (left or "\n\n" not in gap_text) and gap <= _OFFTOPIC_REACH:
+            # A paragraph further down ("Use promo RIDE15 on your next ride") speaks of its own numbers.
+            offtopic, meeting = offtopic or kind == "offtopic", meeting or kind == "meeting"
     if best is None:
         return None if offtopic or nearest_negative <= _CONTEXT_REACH else _Verdict(0.0, True, None, "", False)
     if token.year and (best_gap > 12 or best_kind == "weak" or not best_left):
@@ -403,12 +414,20 @@ def _judge(
 
 
 def _introduces(low: str, end: int) -> bool:
-    """Whether the keyword ending at ``end`` is followed by a colon on its line: it labels what comes
-    after it. Up to three words may finish its phrase first ("Codul de autentificare este:")."""
-    return _INTRODUCES.match(low, end) is not None
+    """Whether the keyword ending at ``end`` labels another value after a colon ("HB-4821
+    一次性密碼:719402"), not the token before it ("602913 is your code: don't share it")."""
+    return _INTRODUCES.match(low, end, end + 60) is not None
 
 
-_INTRODUCES: Final = re.compile(r"(?:[ \t]*[^\W\d_]+){0,3}[ \t]*[:：]")
+# Up to three words may finish the keyword's phrase first ("Codul de autentificare este: 5730").
+# Possessive and bounded: a run of letters is split one way only.
+_INTRODUCES: Final = re.compile(r"(?:[ \t]*+[^\W\d_]++){0,3}+[ \t]*+[:：][ \t\n]*+(?=[a-z]{0,4}-?\d{3})")
+
+
+def _stale_bound(gap: str) -> bool:
+    """Whether a word calling a code old binds the token across ``gap``: the same clause on the same
+    line ("the code we sent earlier (5024)"), nothing but code nouns and copulas between."""
+    return not any(c in gap for c in "\n,;-–—") and _bound(gap, STALE_GAP)
 
 
 def _heads_line(low: str, start: int) -> bool:

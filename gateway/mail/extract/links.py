@@ -14,7 +14,7 @@ from typing import Final, Literal, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from gateway.mail.extract.scanner import PhraseScanner
-from gateway.mail.extract.text import MAX_SUBJECT_CHARS, MAX_TEXT_CHARS
+from gateway.mail.extract.text import MAX_SUBJECT_CHARS, MAX_TEXT_CHARS, quoted
 from gateway.mail.extract.words import LINK_WHOLE_WORDS, LINK_WORDS, about_commerce, keyword_key, phrases
 from gateway.mail.models import Link, ParsedMessage
 from gateway.mail.render import Rendered
@@ -42,7 +42,8 @@ def _link_phrases() -> dict[str, str]:
     table: dict[str, str] = {}
     for kind, block in LINK_WORDS:
         for phrase in phrases(block):
-            table[phrase] = kind  # a later kind wins a phrase listed twice
+            if table.get(phrase) != "never":
+                table[phrase] = kind  # a later kind wins a phrase listed twice, but never "never"
     for phrase, kind in list(table.items()):
         folded = _folded(phrase)
         if folded != phrase and len(keyword_key(folded)) >= 6 and folded.isascii():
@@ -143,7 +144,8 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
     signs = {"intent", "reset", "login"} if commerce else {"intent", "reset", "confirm", "login"}
     if has_code:
         signs.add("topic")  # "Your Acme code" with a "Log in" button; a newsletter on codes is no sign-in mail
-    mail = _Mail(commerce, bool(in_subject & signs), "reset" in in_subject, has_code)
+    about_reset = "reset" in in_subject or bool(_FORGOT.search(subject))
+    mail = _Mail(commerce, bool(in_subject & signs), about_reset, has_code)
 
     # One target in several places (text and HTML part, with and without utm_* parameters):
     # the best reason wins, and it is shown as the mail's button (else its HTML link) writes it.
@@ -182,6 +184,12 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
         if not any(_landing_page(target, other) for other in kept_targets)
     )
 
+
+# A subject about a forgotten password or recovering an account asks for a reset, in its words.
+_FORGOT: Final = re.compile(
+    r"forgot|recover|vergessen|wiederherstell|oublié|récupér|olvid|recuper|esquec|dimentica|vergeten|herstel|забыл"
+    r"|восстановл|zapomn|odzysk|unuttu|glömt|glemt|unohd|zapomně|elfelejt|uitat|ξεχάσ|забул|віднов|quên|lupa|忘|잊"
+)
 
 _TIE: Final = 6
 """A further link is reported only when it is about as sure as the best (two buttons for two
@@ -234,7 +242,8 @@ def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, _Why]
     if "never" in label or "never" in path or "unsub" in item.url.lower():
         return None
     # A reset link is the action of a reset mail; in a mail that gives a code, it is account management.
-    wanted = {"intent", "reset"} if (mail.about_reset or not mail.has_code) else {"intent"}
+    reset_ok = mail.about_reset or not mail.has_code
+    wanted = {"intent", "reset"} if reset_ok else {"intent"}
     if not mail.commerce:
         wanted.add("confirm")  # confirming an address; in an order mail, confirming the order
     if "settings" in label:
@@ -242,13 +251,15 @@ def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, _Why]
     label_intent = bool(wanted & label.keys()) and "not-account" not in label
     if ("soft-never" in label or "settings" in label) and not label_intent:
         return None
-    if "manage" in label or "manage" in path:
-        # "Forgot your password?", "Security settings", "Not you? Secure your account": only when
-        # the link's own text asks to verify or sign in (or to reset, in a reset mail). Not to
-        # confirm: "ログイン履歴を確認する" is "check your sign-in history".
-        asks = {"intent", "login"} & (label.keys() | path.keys())
-        if not asks and not ("reset" in label and not mail.has_code):
-            return None
+    said_anywhere = label.keys() | path.keys()
+    if ("manage" in label or ("manage" in path and not wanted & path.keys())) and not (
+        ({"intent", "login"} | wanted) & said_anywhere
+    ):
+        return None  # "Forgot your password?", "Security settings", "Not you? Secure your account"
+    if ("activity" in label or ("activity" in path and not wanted & path.keys())) and not (
+        {"intent", "login"} & said_anywhere or wanted & path.keys()
+    ):
+        return None  # sign-in history, devices: only when the link's address or words ask to verify
     url_intent = bool(wanted & url.keys()) and "not-account" not in path
     path_intent = url_intent and bool(wanted & path.keys())
     login = mail.about_login and ("login" in label or "login" in url)
@@ -266,24 +277,22 @@ def _link_score(item: _LinkSeen, said: _Said, mail: _Mail) -> tuple[float, _Why]
     score = (
         30 * label_intent + (20 if path_intent else 14 if url_intent else 0)
         + 16 * ("login" in label) + 8 * ("login" in url) + 6 * item.button - 0.3 * min(item.order, 30)
+        - 12 * ("app" in label)
     )  # fmt: skip
     return score, _Why(item, said, frozenset(wanted), label_intent, path_intent)
 
 
 def _reason(why: _Why) -> str:
     """Why a reader would open the link, in their words."""
-    item, said, wanted, label_intent, path_intent = why
+    item, said, wanted, label_intent, _ = why
     what = "the button" if item.button else "the link" if item.source == "html" else "the text before it"
-    quoted = _label(" ".join(item.label.split()))[:80]
-    if label_intent or ("login" in said.label and quoted):
-        return f'{what} says "{quoted}"'
-    phrase = next((said.path[k] for k in ("intent", "reset", "confirm") if k in said.path and k in wanted), None)
-    if path_intent and phrase:
+    words = _label(" ".join(item.label.split()))[:80]
+    if label_intent or ("login" in said.label and words):
+        return f'{what} says "{words}"'
+    phrase = next((said.url[k] for k in ("intent", "reset", "confirm") if k in said.url and k in wanted), None)
+    if phrase is not None:
         return f'its address says "{phrase}"'
-    phrase = next((said.url[k] for k in ("intent", "reset", "confirm", "login") if k in said.url), "sign in")
-    return (
-        f'its address says "{phrase}" in a mail about signing in' if not path_intent else f'its address says "{phrase}"'
-    )
+    return f'its address says "{said.url.get("login", "sign in")}" in a mail about signing in'
 
 
 _TRACKING_PARAM: Final = re.compile(r"(?:utm_[a-z]*|mc_cid|mc_eid|_hsenc|_hsmi|gclid|fbclid|mkt_tok|yclid)=", re.I)
@@ -371,7 +380,7 @@ def _bare_links(text: str, source: Literal["text", "html"]) -> Iterator[_LinkSee
         ):
             continue
         url = _peel(text[start:end])
-        if len(url) <= MAX_URL_CHARS and _http(url):
+        if len(url) <= MAX_URL_CHARS and _http(url) and not quoted(text, start, start + len(url)):
             label = _words_before(text, start, previous_end) or _words_after(text, start + len(url))
             yield _LinkSeen(url, label, source, order, False)
         previous_end = end

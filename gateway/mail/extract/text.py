@@ -11,7 +11,7 @@ from typing import Final, Literal
 
 from gateway.mail.render import without_zero_width
 
-__all__ = ["MAX_SUBJECT_CHARS", "MAX_TEXT_CHARS", "Source", "Text"]
+__all__ = ["MAX_SUBJECT_CHARS", "MAX_TEXT_CHARS", "Source", "Text", "quoted"]
 
 MAX_TEXT_CHARS: Final = 256 * 1024
 """Characters examined per text (the text part, the rendered HTML); the rest is not read."""
@@ -106,3 +106,37 @@ def _masked(text: str) -> str:
         done = end
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+_QUOTES: Final = (
+    ("\u201c", "\u201d"),
+    ("\u300c", "\u300d"),
+    ("\u300e", "\u300f"),
+    ("\u00ab", "\u00bb"),
+    ("\u201e", "\u201c"),
+)
+_QUOTE_REACH: Final = 300  # characters looked at on each side: a quoted message is a line or two
+_QUOTED_MESSAGE: Final = 24  # a quotation this long holds more than the value: a message being quoted
+
+
+def quoted(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` stands inside a quoted message in its paragraph: a warning that
+    quotes a scam ("Chase: your code is 123456 ..."), an example of a mail, never the mail's own value.
+
+    Only a quotation of at least 24 characters counts: "Enter “482913”" quotes the value itself.
+    """
+    # A quoted message may be wrapped over a few lines; it does not run on past its paragraph.
+    line_start = max(text.rfind("\n\n", max(0, start - _QUOTE_REACH), start) + 2, start - _QUOTE_REACH, 0)
+    line_end = text.find("\n\n", end, end + _QUOTE_REACH)
+    before = text[line_start:start]
+    after = text[end : line_end if line_end >= 0 else end + _QUOTE_REACH]
+    for opener, closer in (*_QUOTES, ('"', '"')):
+        opened = before.rfind(opener)
+        if opened < 0 or (opener == '"' and before.count('"') % 2 == 0):
+            continue
+        if opener != '"' and before.rfind(closer) > opened:
+            continue  # that quotation closed before the value
+        closed = after.find(closer)
+        if closed >= 0 and (len(before) - opened) + (end - start) + closed >= _QUOTED_MESSAGE:
+            return True
+    return False

@@ -108,15 +108,18 @@ def _classify(text: str, start: int, end: int) -> Iterator[Token]:
         elif index % 2 == 0:
             groups[-1].append((offset, piece))
     if all(len(group) == 1 and group[0][1].isdigit() for group in groups):
-        yield from _digit_groups([group[0] for group in groups])
+        yield from _digit_groups([group[0] for group in groups], unit_after=end < len(text) and text[end].isalpha())
         return
     for group in groups:
         first, last = group[0], group[-1]
         yield from _compound(group, text[first[0] : last[0] + len(last[1])])
 
 
-def _digit_groups(groups: list[tuple[int, str]]) -> Iterator[Token]:
-    """Digit groups separated by single spaces: "4 8 2 9 1 3", "123 456", "12 34 56"."""
+def _digit_groups(groups: list[tuple[int, str]], *, unit_after: bool = False) -> Iterator[Token]:
+    """Digit groups separated by single spaces: "4 8 2 9 1 3", "123 456", "12 34 56", "4821 09".
+
+    ``unit_after``: a letter follows the last group ("5分钟", "10min"): it is a quantity, not a part.
+    """
     lengths = [len(piece) for _, piece in groups]
     start, end = groups[0][0], groups[-1][0] + lengths[-1]
     joined = ascii_digits("".join(piece for _, piece in groups))
@@ -125,6 +128,8 @@ def _digit_groups(groups: list[tuple[int, str]]) -> Iterator[Token]:
             yield Token(start, end, joined, "spaced")
     elif len(set(lengths)) == 1 and lengths[0] in (2, 3, 4) and len(groups) <= 4 and len(joined) <= 8:
         yield Token(start, end, joined, "grouped")
+    elif lengths == [4, 2] and not unit_after:
+        yield Token(start, end, joined, "grouped")  # "4821 09": six digits written four and two
     elif len(groups) == 2 and min(lengths) <= 2 and 4 <= max(lengths) <= 8:
         # "验证码 483920 5分钟": a code next to a small number, not one group of it.
         offset, piece = groups[0] if lengths[0] > lengths[1] else groups[1]
@@ -288,7 +293,7 @@ def bad_neighbours(text: str, low: str, token: Token) -> bool:
         return True  # "1234 Market St", "1600 Amphitheatre Parkway"
     if (
         len(token.value) in (4, 5, 6)
-        and (_CITY_AFTER.match(text, end) or _LINE_END.match(text, end))
+        and (_CITY_AFTER.match(text, end) or (len(token.value) == 5 and _LINE_END.match(text, end)))
         and (_HOUSE_BEFORE.search(text, max(0, start - 60), start) or text.endswith(("», ", '", '), 0, start))
     ):
         return True  # "Valeska-Gert-Straße 5, 10243 Berlin", "24 rue des Jeûneurs, 75002 Paris", "Sucursal 21, 28014"

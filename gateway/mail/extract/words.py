@@ -17,6 +17,7 @@ __all__ = [
     "LINK_WORDS",
     "NOT_CODES",
     "NOT_PREFIXES",
+    "REFERENCES",
     "RIGHT_FILLER",
     "STALE_GAP",
     "KeywordKind",
@@ -76,7 +77,7 @@ verification code|verify code|security code|authentication code|auth code|login 
 |código de uso único|código de ativação|código de validação|senha de uso único
 |codice di verifica|codice di sicurezza|codice otp|codice di accesso|codice monouso
 |codice di autenticazione|codice di attivazione|codice di convalida
-|verificatiecode|beveiligingscode|inlogcode|bevestigingscode|toegangscode|eenmalige code|authenticatiecode
+|verificatiecode|controlecode|beveiligingscode|inlogcode|bevestigingscode|toegangscode|eenmalige code|authenticatiecode
 |activeringscode|aanmeldcode|verificatie code
 |код подтверждения|код проверки|проверочный код|одноразовый код|код безопасности|код для входа|код авторизации
 |одноразовый пароль|код верификации|код активации|код подтвердження|код підтвердження|код перевірки
@@ -90,7 +91,8 @@ verification code|verify code|security code|authentication code|auth code|login 
 |kertakäyttökoodi|ověřovací kód|bezpečnostní kód|potvrzovací kód|jednorázový kód|ellenőrző kód|biztonsági kód
 |megerősítő kód|cod de verificare|cod de securitate|cod de confirmare|codul de verificare|codul de confirmare
 |codul de securitate|codul de autentificare|cod de autentificare|autorizační kód|autorizacni kod|mobiletan|mobile tan
-|smstan|sms tan|pushtan|push tan|phototan|chiptan|transaktionsnummer|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
+|smstan|sms tan|pushtan|push tan|phototan|chiptan|transaktionsnummer|ihre tan|deine tan|die tan|tan nummer
+|κωδικός επαλήθευσης|κωδικός επιβεβαίωσης
 |κωδικός ασφαλείας|kode verifikasi|kode otp|kode keamanan|kod pengesahan|kode konfirmasi|mã xác minh|mã xác nhận
 |mã xác thực|mã otp|mã bảo mật|رمز التحقق|رمز التأكيد|كود التحقق|رمز الأمان|קוד אימות|รหัสยืนยัน|รหัส otp
 |รหัสผ่านครั้งเดียว|सत्यापन कोड|ओटीपी
@@ -107,12 +109,15 @@ confirmation code|code de confirmation|código de confirmación|codigo de confir
 """
 _PLAIN: Final = """
 code|codes|pin|passcode|access code|2fa|mfa|2sv|kód|kódu|kod|kodu|kodem|kody|kodzie|kodun|kodunuz|kodunu|kode
-|koden|koodi|codul|tan|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود
+|koden|koodi|codul|код|кода|коду|кодом|коде|коды|código|codigo|códigos|codice|codici|cod|κωδικός|κωδικό|קוד|رمز|كود
 |รหัส|कोड|mã
 |şifre|şifreniz|sifre|コード|코드
 """
 _WEAK: Final = """
-verification|verify|verifying|authenticate|authentication|one time|sign in|log in|login
+type|enter|input|eingeben|saisissez|entrez|tapez|introduce|ingresa|escribe|digite|insira|inserisci|digita|voer
+|typ|введите|введіть|wpisz|wprowadź|girin|ange|skriv|indtast|syötä|zadejte|írja be|introduceți|πληκτρολογήστε
+|nhập|masukkan|入力|입력|输入|輸入
+|verification|verify|verifying|authenticate|authentication|one time|sign in|log in|login
 |two factor|2 step|two step|security|identity|token|bestätigung|bestätigen|verifizierung|anmeldung
 |vérification|vérifier|connexion|verificación|verificar|verificação|verifica|verificare|verificatie|проверка
 |вход|weryfikacja|logowanie|doğrulama|giriş|xác minh|verifikasi|επαλήθευση|אימות|التحقق|सत्यापन
@@ -142,6 +147,7 @@ promo code|promotional code|coupon code|discount code|gift code|gift card code|v
 |anti phishing code|antiphishing code|anti phishing phrase|security phrase|code anti phishing|code anti hameçonnage
 |código anti phishing|código antiphishing|codice anti phishing|anti phishing code|antiphishingcode|cod poștal
 |cod postal|kode pos|mã bưu chính|mã bưu điện|поштовий індекс|ταχυδρομικός κώδικας
+|term code|course code|class code|section code|module code|subject code|codice aic|kod kontrolny biletu
 |codice biglietto|codice pnr|pnr code|pnr kodu|ticket code|booking code|código de reserva|código del billete
 |антифишинговый код|kod antyphishingowy|kimlik avı önleme kodu|防钓鱼码|防釣魚碼|フィッシング対策コード|피싱 방지 코드
 """
@@ -161,7 +167,8 @@ reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|s
 |referință|αριθμός πελάτη|λογαριασμός|номер клієнта|рахунок|договір|особовий рахунок|khách hàng|hợp đồng
 |tài khoản|số tham chiếu|nomor pelanggan|rekening|nomor referensi|biglietto|billete|bilhete|billet|fahrkarte
 |bilet|ticketnummer|плательщика|плательщик|платника|klienta|klientów|număr|numărul|înregistrare|參考編號|参考编号
-|參考號碼|参考号码|交易編號|交易编号|訂單編號|订单编号|識別碼|识别码
+|參考號碼|参考号码|交易編號|交易编号|訂單編號|订单编号|識別碼|识别码|lotto|lot|batch|charge|lote|partij|партия
+|biletu|nummer
 """
 # Labels that also sink a number merely near them (within a few words, same phrase): orders,
 # bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
@@ -216,20 +223,23 @@ previous|earlier|old|older|former|prior|vorherige|vorheriger|vorherigen|alte|alt
 |früheren|précédent|précédente|ancien|ancienne|anterior|antiguo|antigo|precedente|vecchio
 |vorige|oude|eerdere|предыдущий|предыдущего|старый|прежний|poprzedni|poprzedniego|stary|önceki|eski
 |tidigare|gamla|förra|forrige|gamle|edellinen|vanha|předchozí|starý|původní|előző|régi|anteriorul|vechi
-|προηγούμενος|προηγούμενο|παλιός|попередній|старий|trước đó|cũ|sebelumnya|lama|以前の|前回の|古い|先ほどの
-|이전|기존|之前的|之前|旧的|旧|舊的|舊|上一个|上一個
+|προηγούμενος|προηγούμενο|παλιός|попередній|старий|trước đó|cũ|sebelumnya|以前の|前回の|古い|先ほどの
+|이전|기존|之前的|之前|旧的|舊的|上一个|上一個
 """
 _STALE_AFTER: Final = """
-expired|has expired|is expired|no longer valid|no longer works|no longer work|is invalid|invalid|invalidated
-|replaced|superseded|revoked|deactivated|abgelaufen|ungültig|nicht mehr gültig|ersetzt|expiré|n'est plus valide
-|n'est plus valable|remplacé|invalide|caducado|expirado|ya no es válido|ya no es valido|reemplazado|inválido
+expired|has expired|is expired|no longer valid|no longer works|no longer work|is invalid|is now invalid|invalidated
+|replaced|superseded|revoked|deactivated|abgelaufen|ist ungültig|nicht mehr gültig|wurde ersetzt|expiré
+|n'est plus valide
+|n'est plus valable|remplacé|est invalide|caducado|expirado|ya no es válido|ya no es valido|reemplazado|es inválido
 |não é mais válido|nao e mais valido|substituído|expirou|scaduto|non è più valido|non e piu valido|sostituito
-|verlopen|niet meer geldig|vervangen|ongeldig|истёк|истек|больше не действителен|недействителен|заменён|заменен
-|wygasł|wygasl|nieważny|niewazny|zastąpiony|süresi doldu|artık geçerli değil|geçersiz|har gått ut|inte längre giltig
-|ogiltig|ersatt|er udløbet|ikke længere gyldig|ugyldig|erstattet|vanhentunut|ei ole enää voimassa|vypršel|již neplatí
-|již není platný|neplatný|nahrazen|lejárt|már nem érvényes|érvénytelen|a expirat|nu mai este valid|έληξε
+|verlopen|niet meer geldig|vervangen|is ongeldig|истёк|истек|больше не действителен|недействителен|заменён|заменен
+|wygasł|wygasl|nieważny|niewazny|zastąpiony|süresi doldu|artık geçerli değil|geçersizdir|har gått ut|inte längre giltig
+|är ogiltig|ersatt|er udløbet|ikke længere gyldig|er ugyldig|erstattet|vanhentunut|ei ole enää voimassa|vypršel
+|již neplatí|již není platný|je neplatný|nahrazen|lejárt|már nem érvényes|érvénytelenné vált|a expirat
+|nu mai este valid|έληξε
 |δεν ισχύει πλέον|сплив|більше не дійсний|недійсний|замінено|đã hết hạn|không còn hiệu lực|kedaluwarsa
-|tidak berlaku lagi|無効|期限切れ|失効|만료|무효|已失效|已过期|已過期|已作废|已作廢|失效|作废|作廢
+|tidak berlaku lagi|は無効|無効になりました|期限切れです|失効しました|만료되었|만료된|무효입니다|已失效|已过期|已過期
+|已作废|已作廢
 |can no longer be used|cannot be used anymore|can't be used anymore|kann nicht mehr verwendet werden
 |ne peut plus être utilisé|ya no se puede usar|não pode mais ser usado|non può più essere utilizzato
 |kan niet meer worden gebruikt|больше нельзя использовать|nie może być już użyty|artık kullanılamaz
@@ -276,7 +286,9 @@ FILLER: Final = _words(
     """is was are be the your our my this of for a an code codes here below follows as please enter use number
     id no nr ist lautet lauten ihr ihre dein deine unten est sont votre vos ton ta ci dessous es son su sus tu
     abajo é è são seu sua abaixo il la le lo sotto de du da del di van je uw hieronder to jest twój twoj sizin
-    ваш это ниже poniżej aşağıda 是 为 為 如下 以下 は が 는 은 이 가 을 를 아래 #"""
+    ваш это ниже poniżej aşağıda 是 为 為 如下 以下 は が 는 은 이 가 을 를 아래 # är din ditt dina er dit dine nedan
+    nedenfor on sinun alla je váš vaše níže az ön alábbi este tău dvs είναι σας є ваш нижче là của bạn adalah anda
+    kamu berikut"""
 )
 # Words that may stand between a label and its number ("Order No.", "numéro de commande").
 # Not "code": "your order. Your code is 123456" binds the code to "code", not to "order".
@@ -292,12 +304,26 @@ RIGHT_FILLER: Final = _words(
 )
 
 
+# Names of references that a plain code word may be glued to ("PNR kodu", "Codice biglietto",
+# "Mã đơn hàng"): then the pair names that reference, not a one-time code.
+REFERENCES: Final = frozenset(
+    keyword_key(p)
+    for p in phrases(
+        """pnr|ticket|biglietto|billete|bilhete|billet|bilet|biletu|fahrkarte|customer|client|cliente|klienta
+        |kunde|klant|booking|reservation|reserva|prenotazione|réservation|buchung|rezerwacji|order|pedido|commande
+        |ordine|bestellung|bestelling|zamówienia|sipariş|đơn hàng|vận đơn|khách hàng|hợp đồng|tracking|envío|envio
+        |shipment|spedizione|sendung|tracking number|invoice|factura|fattura|rechnung|facture|faktury|contract
+        |плательщика|платника|lot|lotto|batch|lote|serial|member|membership"""
+    )
+)
+
+
 # What may stand between a code and a word calling it old: "previous verification code was",
 # "483920 has now been replaced". Code nouns and copulas only: "use", "enter", "please" are not
 # here, so "if the link has expired, enter code 602913" still gives the code.
 STALE_GAP: Final = _words(
-    """is was were are has have had been now the your my this that code codes pin otp passcode password
-        verification security login sign in one time confirmation authentication ist war wurde ihr ihre dein
+    """is was were are has have had been now the your my that code codes pin otp passcode password
+        verification security login time confirmation authentication ist war wurde ihr ihre dein
         est était a été votre ton es era fue ha sido su tu é foi era seu sua il è è stato era tuo is was uw je
         был была было ваш ваша jest był twój önceki idi senin är var din er var din on oli sinun je byl váš
         volt az a fost είναι був ваш là của bạn adalah sudah telah 是 已 您的 你的 は が 은 는 이 가"""
@@ -307,7 +333,8 @@ STALE_GAP: Final = _words(
 # Orders, bookings, trips, bills: a subject about one of these makes "confirmation" a reference.
 _COMMERCE: Final = re.compile(
     r"order|booking|reservation|flight|trip|itinerary|boarding|check-in|e-ticket|receipt|invoice|shipping"
-    r"|shipment|shipped|delivery"
+    r"|shipment|shipped|delivery|\bcita\b|\btermin\b|rendez-vous|appuntament|afspraak|wizyt|randevu|consulta médica"
+    r"|预约|預約"
     r"|delivered|payment|purchase|ticket|appointment|bestellung|buchung|rechnung|commande|réservation|facture"
     r"|pedido|reserva|factura|ordine|prenotazione|fattura|bestelling|boeking|factuur|заказ|бронир|счёт|счет"
     r"|zamówien|rezerwac|faktur|sipariş|rezervasyon|fatura|订单|訂單|预订|預訂|发票|發票|注文|予約|請求|주문|예약|영수증"
@@ -378,7 +405,11 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         |תנאי|条款|條款|規約|약관|view in browser|view in your browser|view in a browser|view it in your browser
         |view this email in your browser|view this email in a browser|view online|view email online|web version
         |webversion|online version|webansicht|im browser|navigateur|navegador|app store|google play
-        |download the app|download our app|follow us
+        |download|herunterladen|télécharger|telecharger|descargar|baixar|scarica|downloaden|скачать|pobierz|indir
+        |ladda ner|lataa|stáhnout|letöltés|descarcă|κατεβάστε|завантажити|tải xuống|unduh|下载|下載|ダウンロード
+        |다운로드
+        |follow us|how to|how we|how do|wie man|so geht|comment faire|cómo
+        |como fazer|come fare|hoe je|как настроить|jak zrobić|nasıl yapılır|hur man|如何|どうやって|하는 방법
         |deny|reject|decline|block|not me|wasn't me|wasnt me|ablehnen|blockieren|das war ich nicht|refuser|bloquer
         |ce n'était pas moi|rechazar|bloquear|no fui yo|recusar|não fui eu|rifiuta|blocca|non ero io|weigeren
         |blokkeren|dit was ik niet|отклонить|заблокировать|это был не я|это не я|odrzuć|zablokuj|to nie ja|reddet
@@ -403,20 +434,35 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         |ayarlar|tercihler|inställningar|indstillinger|innstillinger|asetukset|nastavení|předvolby|beállítások
         |setări|preferințe|ρυθμίσεις|налаштуван|cài đặt|tùy chọn|pengaturan|preferensi|设置|設定|偏好|설정""",
     ),
+    # Opening the same action in the app: a second way, after the mail's own button.
+    (
+        "app",
+        """open in app|open in the app|open the app|in der app öffnen|app öffnen|ouvrir dans l'application
+        |ouvrir l'application|abrir en la app|abrir la app|abrir no app|abrir o app|apri nell'app|apri l'app
+        |open in de app|открыть в приложении|otwórz w aplikacji|uygulamada aç|öppna i appen|åbn i appen
+        |avaa sovelluksessa|otevřít v aplikaci|megnyitás az alkalmazásban|deschide în aplicație|άνοιγμα στην εφαρμογή
+        |відкрити в застосунку|mở trong ứng dụng|buka di aplikasi|アプリで開く|앱에서 열기|在应用中打开
+        |在app中打开|在應用程式中開啟""",
+    ),
+    # An account's sign-in history and devices: where one looks, not what one confirms ("ログイン履歴を確認
+    # する" is "check your sign-in history"); only a link whose address or text asks to verify or sign in.
+    (
+        "activity",
+        """login history|sign in history|login activity|sign in activity|anmeldeverlauf|anmeldeaktivität
+        |historique de connexion|historial de inicio de sesión|histórico de login|histórico de acesso
+        |cronologia accessi|история входов|історія входів|historia logowania|giriş geçmişi|inloggningshistorik
+        |lịch sử đăng nhập|ログイン履歴|로그인 기록|로그인 내역|登录记录|登錄記錄|登入紀錄|登录历史|登入記錄|devices
+        |your devices|geräte|appareils|dispositivos|dispositivi|apparaten|устройства|urządzenia|cihazlar|enheter
+        |enheder|laitteet|eszközök|dispozitive|συσκευές|пристрої|已登入的裝置|登入的裝置|已登录的设备|已登录设备
+        |裝置管理|设备管理|デバイス管理|ログイン中の端末|기기 관리|로그인된 기기""",
+    ),
     # Managing an account: not a verification link unless its own text asks to verify, confirm or
     # sign in ("Forgot your password?", "Security settings", "Wasn't you? Secure your account").
     (
         "manage",
         """forgot|forgotten|manage|security settings|account settings|recovery code|backup code|wasn't you
         |wasnt you|was not you|secure your account|secure my account|review activity|recent activity
-        |check activity|change password|change your password|lock your account|login history|sign in history
-        |login activity|sign in activity|anmeldeverlauf|anmeldeaktivität|historique de connexion
-        |historial de inicio de sesión|histórico de login|histórico de acesso|cronologia accessi|история входов
-        |історія входів|historia logowania|giriş geçmişi|inloggningshistorik|lịch sử đăng nhập|ログイン履歴
-        |로그인 기록|로그인 내역|登录记录|登錄記錄|登入紀錄|登录历史|登入記錄
-        |devices|your devices|geräte|appareils|dispositivos|dispositivi|apparaten|устройства
-        |urządzenia|cihazlar|enheter|enheder|laitteet|eszközök|dispozitive|συσκευές|пристрої|已登入的裝置|登入的裝置
-        |已登录的设备|已登录设备|裝置管理|设备管理|デバイス管理|ログイン中の端末|기기 관리|로그인된 기기
+        |check activity|change password|change your password|lock your account
         |passwort vergessen|sicherheitseinstellungen|kontoeinstellungen|konto schützen|konto sichern|verwalten
         |wiederherstellungscode|waren sie das nicht|passwort ändern|letzte aktivität
         |mot de passe oublié|paramètres de sécurité|sécuriser votre compte|sécuriser mon compte|protéger votre compte
@@ -460,7 +506,8 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
         |rsvp|meeting|event|ticket|flight|trip|bestellung|buchung|commande|réservation|pedido|reserva|ordine
         |prenotazione|bestelling|boeking|заказ|бронир|zamówien|rezerwac|sipariş|rezervasyon|beställning|bokning
         |bestilling|booking|tilaus|varaus|objednávk|rezervac|rendelés|foglalás|comandă|rezervare|παραγγελ|κράτηση
-        |замовлен|đơn hàng|đặt chỗ|pesanan|订单|訂單|预订|預訂|注文|予約|주문|예약""",
+        |замовлен|đơn hàng|đặt chỗ|pesanan|订单|訂單|预订|預訂|注文|予約|주문|예약|loyalty|rewards|fidélité|fidelidad
+        |fidelidade|fedeltà|treue|loyaliteit|лояльност|lojalnoś|sadakat|积分|積分|ポイント|포인트""",
     ),
     # What a subject says when the mail is about signing in.
     (
@@ -475,5 +522,5 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
 # Short words that count only as whole words ("otp" is not in "footprint", "aide" not in "aided").
 LINK_WHOLE_WORDS: Final = _words(
     "otp entrar вход aide agb help faq order event trip report legal token kod kód kode mã masuk block blocca"
-    " bloker deny estä chặn tolak tan"
+    " bloker deny estä chặn tolak bloquer bloquear blochează blokkeren blokir indir lataa"
 )

@@ -286,3 +286,99 @@ def test_a_sign_in_link_counts_in_a_code_mail_not_in_a_newsletter_about_codes() 
     assert _links("Your Acme code", "", "<p>Your code: 482913</p>" + link) == [
         "https://ct.x.test/ls/click?upn=u001.abc"
     ]
+
+
+# --- found in review: rules that must not lose real codes and links ------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your verification code is:\n\n602913\n\nCode expired? Click here to get a new one.",
+        "Tu código de verificación:\n\n602913\n\n¿Código caducado? Solicita uno nuevo.",
+        "Code: 602913 (invalid after 10 minutes)",
+        "Your code is 602913 - expired codes can't be used.",
+        "您的验证码为602913，失效时间为5分钟。",
+        "Dieser Code 602913 ersetzt alle vorherigen Codes.",
+        "Compared to the prior one, your code is 602913",
+        "Jangan menunggu lama, kode OTP 602913 berlaku 5 menit.",
+        "hello old, verification code: 602913",
+    ],
+)
+def test_words_about_old_codes_elsewhere_in_the_mail_keep_the_real_code(text: str) -> None:
+    assert _codes("Your code", text)[:1] == ["602913"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "602913 is your Instagram code: don't share it.",
+        "Use 602913 as your login code: it is valid for 5 minutes.",
+        "602913 是您的验证码：5分钟内有效。",
+        "602913 ist Ihr Bestätigungscode: gültig für 10 Minuten.",
+    ],
+)
+def test_a_code_word_with_a_colon_still_names_the_code_before_it_when_no_value_follows(text: str) -> None:
+    assert _codes("Hello", text) == ["602913"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your transaction code is 602913.",
+        "Your Acme account code: 602913",
+        "Phone code: 602913",
+        "Ihr Konto-Code: 602913",
+        "Confirm your account: code 602913",
+    ],
+)
+def test_a_code_word_next_to_a_word_that_is_no_reference_stays_a_code(text: str) -> None:
+    assert _codes("Hello", text) == ["602913"]
+
+
+def test_a_person_named_tan_is_no_code_word() -> None:
+    assert _codes("Meeting", "Hi Tan, see you at 1530 on Monday. Room 4821.") == []
+
+
+def test_the_colon_rule_is_linear_on_a_long_run_of_letters() -> None:
+    """Once a regular expression that split a run of letters every possible way (cubic time)."""
+    for text in ("Your 602913 code " + "a" * 200_000, "您的602913验证码" + "请" * 200_000):
+        assert _codes("Hi", text) == ["602913"]
+
+
+@pytest.mark.parametrize(
+    ("subject", "html"),
+    [
+        ("Reset your password", "<a href='https://x.test/password/reset/7f3a9c'>Change your password</a>"),
+        ("Reset your password", "<a href='https://x.test/forgot_password/reset/7f3a9c'>Set a new password</a>"),
+        ("Forgot your password?", "<p>Code: 602913</p><a href='https://x.test/reset?t=7f3a9c'>Reset password</a>"),
+        ("Password recovery", "<p>Code: 602913</p><a href='https://x.test/reset?t=7f3a9c'>Reset password</a>"),
+        ("New sign-in", "<a href='https://x.test/account/devices/confirm?t=7f3a9c'>Confirm device</a>"),
+        ("Cuenta bloqueada", "<a href='https://x.test/desbloquear?t=7f3a9c'>Verificar y desbloquear mi cuenta</a>"),
+        ("Compte bloqué", "<a href='https://x.test/debloquer?t=7f3a9c'>Vérifier et débloquer mon compte</a>"),
+    ],
+)
+def test_reset_confirm_and_unlock_links_are_kept(subject: str, html: str) -> None:
+    assert len(_links(subject, "", html)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["here is your 2FA code, 602913\n", "5分钟内有效的验证码，602913\n", "Login attempt from Windows 11, 602913\n"],
+)
+def test_a_code_closing_a_line_after_a_comma_is_no_postcode(text: str) -> None:
+    assert _codes("Your code", text) == ["602913"]
+
+
+def test_a_bookings_own_code_is_its_reference() -> None:
+    assert _codes("Confirmación de su cita - Código 48213", "Le esperamos el lunes a las 10:30.") == []
+
+
+def test_a_link_to_download_something_is_no_verification() -> None:
+    html = (
+        "<p>Registration confirmed.</p>"
+        "<a href='https://x.test/enrollment-verification'>Download your verification letter</a>"
+    )
+    assert _links("Registration confirmed", "", html) == []
+    confirm = "<a href='https://x.test/emailConfirm?id=1'>per confermare il nuovo indirizzo email clicca qui</a>"
+    assert _links("Conferma indirizzo email", "", confirm) == ["https://x.test/emailConfirm?id=1"]  # "indir" is a word

@@ -107,9 +107,6 @@ CLOSED = [
     pytest.param("<@r.test,x:a@d.test>", id="route-element-without-at"),
     pytest.param("<@r.test.:a@d.test>", id="route-trailing-dot"),
     pytest.param("<a@d.test;>", id="semicolon-in-angle"),
-    pytest.param("a\\b@d.test", id="backslash-outside-quotes"),
-    pytest.param("a@d.test\r\n", id="crlf-without-wsp"),
-    pytest.param("a@d.test\n b@d.test", id="bare-lf"),
     pytest.param("\u00a0a@d.test", id="no-break-space"),
     pytest.param("a@d.test\u3000", id="ideographic-space"),
     pytest.param("a\u0085@d.test", id="c1-control"),
@@ -137,6 +134,15 @@ WHOLE_VALUE_CLOSED = [
     pytest.param("x@d.test, <a@d.test", id="unterminated-angle"),
     pytest.param("x@d.test, <a@d.test>>", id="stray-gt"),
     pytest.param("x@d.test, <<a@d.test>>", id="nested-angle"),
+    # A control or a backslash outside quotes and comments: readers differ on where the field or the
+    # element ends (a bare CR ends the field for the stdlib, "\\," escapes the comma for Postfix).
+    pytest.param("x@d.test, a\\b@d.test", id="backslash-outside-quotes"),
+    pytest.param("a\\,victim@d.test", id="backslash-escapes-a-comma-for-postfix"),
+    pytest.param('\\"y", victim@d.test, "w"', id="backslash-before-a-quote"),
+    pytest.param("x@d.test, a@d.test\r\n", id="crlf-without-wsp"),
+    pytest.param("x@d.test, a@d.test\n b@d.test", id="bare-lf"),
+    pytest.param("a@d.test\rSubject: victim@d.test", id="bare-cr-starts-another-field-for-the-stdlib"),
+    pytest.param("a@d.test,\x0c victim@d.test", id="form-feed"),
     pytest.param("x@d.test, <a" + "(" * (MAX_COMMENT_DEPTH + 1) + ")" * (MAX_COMMENT_DEPTH + 1) + "@d>", id="too-deep"),
 ]
 

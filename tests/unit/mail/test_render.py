@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,7 @@ def test_the_rendering_does_not_depend_on_the_hash_seed(seed: str) -> None:
     script = "import sys; from gateway.mail.render import render; sys.stdout.write(render(sys.argv[1]).text)"
     out = subprocess.run(
         [sys.executable, "-c", script, TABLE],
-        env={"PYTHONHASHSEED": seed, "PATH": ""},
+        env={"PYTHONHASHSEED": seed, "PATH": "", "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
         capture_output=True,
         text=True,
         check=True,

@@ -398,3 +398,16 @@ def _oracle(value: str) -> list[str]:
 def test_the_stdlib_reads_the_same_addresses(case: tuple[list[tuple[list[str], list[str]]], str, str]) -> None:
     specs, _plain_value, rendered = case
     assert addresses_in(rendered) == _oracle(rendered) == [_canonical(spec) for spec in specs]
+
+
+_PLAIN_ADDRESS = st.from_regex(
+    r"[A-Za-z0-9+_-]{1,5}(\.[a-z0-9+_-]{1,5}){0,2}@[a-z0-9]{1,8}\.(test|EXAMPLE)", fullmatch=True
+)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(_PLAIN_ADDRESS, st.sampled_from(["", " ", "\t", "  "])), min_size=1, max_size=20))
+def test_a_list_of_plain_addresses_reads_as_the_grammar_reads_it(items: list[tuple[str, str]]) -> None:
+    """Such a list is read at regex speed; a comment at its end sends it through the tokens."""
+    value = ",".join(f"{pad}{address}{pad}" for address, pad in items)
+    assert addresses_in(value) == addresses_in(value + " (c)") == [address.lower() for address, _ in items]

@@ -14,20 +14,30 @@ The pipeline, in the order the code reads:
    are dates, times, prices, phone numbers, versions and the like are dropped here, and so
    is a token touching a currency sign, a unit, ``#``, ``No.``, a URL or U+FFFD.
 3. **Score.** Near each candidate (about 80 characters) the keywords are looked up: code
-   words in 14+ languages (strong: "verification code", "验证码"; plain: "code", "PIN"; weak:
-   "verify") raise it; a bound label ("order number: 123456", "Bestellnummer") disqualifies
-   it, and a promo, meeting, address or amount word closer than the code word sinks it. No
-   keyword: no code, except the one lone candidate of a message that names a code (in its
-   subject; or anywhere, for a candidate standing alone on its line).
-4. **Rank.** Occurrences of one code collapse; the best wins by keyword strength and
-   distance, format (6 digits first), position (subject, then early body), prominence (alone
-   on its line, a heading, large or letter-spaced type) and repetition across subject, text
-   and HTML. A year ("2024") is kept only when nothing better exists.
+   words in 24 languages (strong: "verification code", "验证码"; plain: "code", "PIN"; weak:
+   "verify", "enter") raise it; a bound label ("order number: 123456", "Bestellnummer", a code
+   word glued to a reference: "PNR kodu") disqualifies it, and so does a word calling it old
+   in its clause ("the previous code 118347", "118347 is no longer valid"); a promo, meeting,
+   address or amount word closer than the code word sinks it. A code inside a quoted message
+   (a scam warning's example) is none. No keyword: no code, except the one lone candidate of a
+   message that names a code (in its subject; or anywhere, for one alone on its line).
+4. **Rank, then cut.** Occurrences of one code collapse; the best wins by keyword strength
+   and distance, format (6 digits first), position (subject, then early body), prominence
+   (alone on its line, a heading, large or letter-spaced type) and repetition across subject,
+   text and HTML. A year ("2024") is kept only when nothing better exists. A further code is
+   reported only when a code word of the first one's strength labels it. Every code carries
+   the reason a reader would give.
 
 Links come from ``<a href>`` and from bare ``http(s)`` URLs in the text, exactly as written,
-and qualify by intent (verify, confirm, reset, sign in ... in many languages) in the URL or
-in the link's text; unsubscribe, privacy, terms, help, view-in-browser, social and app-store
-links never do.
+and qualify by intent (verify, confirm, approve, reset, sign in ... in 24 languages) in the
+URL's host and path (percent-decoded; also without diacritics) or in the link's text (its
+sentence, when the text is only "click here"); unsubscribe, privacy, terms, view-in-browser,
+social, app-store, download and deny links never do. Account management is no verification:
+"Forgot your password?", security settings, "Wasn't you?" links and sign-in history need their
+own words to ask to verify or sign in, and a reset link counts in a mail that gives a code only
+when the subject asks for the reset. One target (utm_* parameters and ``&amp;`` aside) is one
+link, written as the mail's button writes it; the bare page beside its tokenised link and any
+link much less sure than the best are cut. Every link carries its reason.
 
 Bounds: each text is examined up to :data:`MAX_TEXT_CHARS`, HTML up to
 :data:`gateway.mail.render.MAX_HTML_CHARS`; candidates, URLs and results are capped, and

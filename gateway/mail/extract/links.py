@@ -156,16 +156,14 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
     for index, item in enumerate(seen):
         target = targets.get(item.url) or targets.setdefault(item.url, _target(item.url))
         places[target] += 1
-        if index not in said:
-            continue
-        verdict = _link_score(item, said[index], mail)
+        if target not in shown or _form_rank(item) > _form_rank(shown[target]):
+            shown[target] = item  # also when this writing says nothing itself ("Continue")
+        verdict = _link_score(item, said[index], mail) if index in said else None
         if verdict is None:
             continue
         score, why = verdict
         if target not in best or score > best[target][0]:
             best[target] = (score, why, index)
-        if target not in shown or _form_rank(item) > _form_rank(shown[target]):
-            shown[target] = item
     if not best:
         return ()
     ranked = sorted(

@@ -382,3 +382,9 @@ def test_a_link_to_download_something_is_no_verification() -> None:
     assert _links("Registration confirmed", "", html) == []
     confirm = "<a href='https://x.test/emailConfirm?id=1'>per confermare il nuovo indirizzo email clicca qui</a>"
     assert _links("Conferma indirizzo email", "", confirm) == ["https://x.test/emailConfirm?id=1"]  # "indir" is a word
+
+
+def test_a_target_is_shown_as_its_button_writes_it_even_when_the_button_says_nothing() -> None:
+    html = "<a href='https://x.test/verify?t=1&amp;utm_source=m' style='padding:10px'>Continue</a>"
+    text = "Verify your email: https://x.test/verify?t=1"
+    assert _links("Verify your email", text, html) == ["https://x.test/verify?t=1&utm_source=m"]

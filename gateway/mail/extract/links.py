@@ -140,7 +140,8 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
     said = _what_links_say(seen)
     subject = message.subject[:MAX_SUBJECT_CHARS].replace("\u0130", "I").lower()
     commerce = about_commerce(subject)
-    in_subject = {_LINK_KIND.get(_link_key(m.group())) for m in _LINK_SCAN.finditer(subject)}
+    subject_words = {_LINK_KIND.get(_link_key(m.group())): m.group() for m in reversed(_LINK_SCAN.finditer(subject))}
+    in_subject = set(subject_words)
     signs = {"intent", "reset", "login"} if commerce else {"intent", "reset", "confirm", "login"}
     if has_code:
         signs.add("topic")  # "Your Acme code" with a "Log in" button; a newsletter on codes is no sign-in mail
@@ -165,7 +166,7 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
         if target not in best or score > best[target][0]:
             best[target] = (score, why, index)
     if not best:
-        return ()
+        return _only_action(seen, said, shown, mail, subject_words)
     ranked = sorted(
         (
             (score + 4 * min(places[target] - 1, 2), target, why, index, shown[target])
@@ -181,6 +182,42 @@ def rank_links(message: ParsedMessage, rendered: Rendered | None, *, has_code: b
         for _, target, why, index, form in kept
         if not any(_landing_page(target, other) for other in kept_targets)
     )
+
+
+_TOKEN_PART: Final = re.compile(r"[A-Za-z0-9_\-]{16,}")
+_NOT_AN_ACTION: Final = frozenset({"never", "soft-never", "settings", "manage", "activity", "not-account", "app"})
+
+
+def _only_action(
+    seen: list[_LinkSeen],
+    said: dict[int, _Said],
+    shown: dict[str, _LinkSeen],
+    mail: _Mail,
+    subject: dict[str | None, str],
+) -> tuple[Link, ...]:
+    """When no link says what it does: the one link carrying a token in a mail whose subject asks
+    to confirm or verify ("メールアドレス変更のご確認" over "下記URLにアクセスして…" and its URL).
+    Never in a mail that gives a code or is about an order; never one of several such links."""
+    asks = next((subject[k] for k in ("intent", "confirm") if k in subject), None)
+    if asks is None or mail.has_code or mail.commerce or "not-account" in subject:
+        return ()  # "Ordrebekræftelse", "Anmeldebestätigung: Webinar …" confirm an order, an event
+    found: dict[str, _LinkSeen] = {}
+    for index, item in enumerate(seen):
+        words = said.get(index, _Said({}, {}, {}))
+        if _NOT_AN_ACTION & (words.label.keys() | words.path.keys()) or "unsub" in item.url.lower():
+            continue
+        host_match = _HOST.match(item.url)
+        host = host_match.group(1).lower() if host_match else ""
+        if _on(host, _SOCIAL) or _on(host, _APP_STORES) or host.split(".", 1)[0] in _HELP_HOSTS:
+            continue
+        if _TOKEN_PART.search(item.url, host_match.end() if host_match else 0):
+            found.setdefault(_target(item.url), item)
+    if len(found) != 1:
+        return ()
+    ((target, item),) = found.items()
+    form = shown.get(target, item)
+    reason = f'the only link with a token in a mail whose subject says "{asks}"'
+    return (Link(url=form.url, context=_label(item.label), source=item.source, reason=reason),)
 
 
 # A subject about a forgotten password or recovering an account asks for a reset, in its words.

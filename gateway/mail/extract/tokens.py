@@ -281,6 +281,13 @@ def bad_neighbours(text: str, low: str, token: Token) -> bool:
         pass  # "**482913**", "`482913`": a text part's bold or code span, not a masked number
     elif before in _BAD_BEFORE or after in _BAD_AFTER:
         return True
+    if (
+        (before in _DASHES or before == " ")
+        and start >= 2
+        and text[start - 2] in "*•●xX"
+        and text[start - 2] != text[start - 1]
+    ):
+        return True  # "****-****-****-1234", "xxxx 1234": the end of a masked card or account number
     if before == " " and start >= 2 and text[start - 2] in _BAD_BEFORE:
         return True  # "# 12345", "€ 1299", "*** 1234"
     if before == "." and start >= 2 and text[start - 2].isalnum():

@@ -168,7 +168,7 @@ reference|ref|account|acct|customer|client|member|membership|ticket|case|claim|s
 |tài khoản|số tham chiếu|nomor pelanggan|rekening|nomor referensi|biglietto|billete|bilhete|billet|fahrkarte
 |bilet|ticketnummer|плательщика|плательщик|платника|klienta|klientów|număr|numărul|înregistrare|參考編號|参考编号
 |參考號碼|参考号码|交易編號|交易编号|訂單編號|订单编号|識別碼|识别码|lotto|lot|batch|charge|lote|partij|партия
-|biletu|nummer
+|biletu|nummer|カード番号|会員番号|お客様番号
 """
 # Labels that also sink a number merely near them (within a few words, same phrase): orders,
 # bills, parcels, trips, phones. "Order 4829-1234", "客服 400-123-4567", "고객센터 1577-3754".
@@ -503,7 +503,9 @@ LINK_WORDS: Final[tuple[tuple[str, str], ...]] = (
     (
         "not-account",
         """order|booking|reservation|shipping|shipment|delivery|payment|purchase|appointment|attendance
-        |rsvp|meeting|event|ticket|flight|trip|bestellung|buchung|commande|réservation|pedido|reserva|ordine
+        |asistencia|presença|presenza|teilnahme|deelname|участие|udział|katılım|närvaro|出席|참석|statement
+        |kontoauszug|relevé|extracto|estratto|afschrift|выписк|wyciąg|ekstre|明細|账单|帳單|명세서
+        |rsvp|meeting|event|webinar|webinaire|seminar|ordre|ticket|flight|trip|bestellung|buchung|commande|réservation|pedido|reserva|ordine
         |prenotazione|bestelling|boeking|заказ|бронир|zamówien|rezerwac|sipariş|rezervasyon|beställning|bokning
         |bestilling|booking|tilaus|varaus|objednávk|rezervac|rendelés|foglalás|comandă|rezervare|παραγγελ|κράτηση
         |замовлен|đơn hàng|đặt chỗ|pesanan|订单|訂單|预订|預訂|注文|予約|주문|예약|loyalty|rewards|fidélité|fidelidad

@@ -388,3 +388,38 @@ def test_a_target_is_shown_as_its_button_writes_it_even_when_the_button_says_not
     html = "<a href='https://x.test/verify?t=1&amp;utm_source=m' style='padding:10px'>Continue</a>"
     text = "Verify your email: https://x.test/verify?t=1"
     assert _links("Verify your email", text, html) == ["https://x.test/verify?t=1&utm_source=m"]
+
+
+# --- rules from the fourth held-out run ------------------------------------------------------
+
+
+def test_the_end_of_a_masked_card_number_is_no_code() -> None:
+    assert _codes("ご利用代金確定のお知らせ", "カード番号：****-****-****-1234\nお支払金額：48,302円") == []
+
+
+def test_confirming_attendance_or_checking_a_statement_is_no_verification() -> None:
+    html = "<a href='https://x.test/jornada/inscripcion?t=7f3a9c1b2d4e5f6a7b8c'>Confirmar asistencia</a>"
+    assert _links("Invitación: Jornada de digitalización", "", html) == []
+    text = "ご利用明細はこちらからご確認ください。\nhttps://card.test/memberservice/meisai"
+    assert _links("ご利用代金確定のお知らせ", text) == []
+
+
+def test_the_only_link_with_a_token_of_a_mail_asking_to_confirm_is_its_action() -> None:
+    url = "https://www.jalan.test/uw/uww1701.do?key=33b907125bf279ea3abf37df8d2c86e0"
+    text = f"メールアドレスの変更を受け付けました。\n下記URLにアクセスして、変更を完了してください。\n\n{url}\n\nヘルプ\nhttps://www.jalan.test/help/"
+    links = extract(_message("【じゃらんnet】メールアドレス変更のご確認", text))[1]
+    assert [link.url for link in links] == [url]
+    assert links[0].reason == 'the only link with a token in a mail whose subject says "確認"'
+
+
+@pytest.mark.parametrize(
+    "subject", ["Ordrebekræftelse 7720194831", "Anmeldebestätigung: Webinar Datenschutz", "Your weekly news"]
+)
+def test_no_link_is_guessed_in_a_mail_that_confirms_an_order_or_asks_nothing(subject: str) -> None:
+    text = "Thanks!\nhttps://click.shop.test/?qs=42b7f881cd77c93d24d3a09ac239d2ec"
+    assert _links(subject, text) == []
+
+
+def test_no_link_is_guessed_among_several_with_tokens() -> None:
+    text = "https://x.test/a?k=33b907125bf279ea3abf37df\nhttps://x.test/b?k=77c93d24d3a09ac239d2ec84"
+    assert _links("Please confirm your email", text) == []

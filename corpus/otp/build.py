@@ -15123,6 +15123,575 @@ def hu_t19_neg_mobilszamla(c: Case) -> None:
 # ---- end of issue 19 third held-out set ----
 
 
+# ---- issue 19 fourth held-out set ----
+#
+# A fourth blind set: the everyday verification, login-code, magic-link, reset, email-change and
+# 2FA mails of common services, and the everyday mail around them (receipts, parcels, statements,
+# newsletters, invitations). Expectations are what a careful reader would type or click.
+
+# English
+
+
+@case("en", "code", "fitness app sign-in code in a big box; member number, class time and studio postcode nearby")
+def en_q19_peloton_signin_code(c: Case) -> None:
+    c.sender = "Peloton <no-reply@members.onepeloton.example>"
+    c.subject = "Your Peloton sign-in code"
+    c.codes = ["530917"]
+    c.never("10001", "40221987", "6:30")
+    body = (
+        h1("Sign in to Peloton")
+        + p("Use this code to finish signing in on your Bike+. It expires in 10 minutes.")
+        + big("530917")
+        + p("Member #40221987 &middot; Your next class: Power Zone Ride, tomorrow 6:30 AM")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Peloton",
+        accent="#df1c2f",
+        pre="Use 530917 to sign in",
+        lines=["Peloton Interactive, Inc., 441 Ninth Avenue, New York, NY 10001"],
+        links=[
+            ("Privacy Policy", "https://www.onepeloton.example/privacy"),
+            ("Support", "https://support.onepeloton.example"),
+        ],
+        soc=("https://www.instagram.example/onepeloton", "https://www.facebook.example/onepeloton"),
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "website builder magic sign-in link button; help and unsubscribe in the footer")
+def en_q19_squarespace_login_link(c: Case) -> None:
+    c.sender = "Squarespace <no-reply@squarespace.example>"
+    c.subject = "Your login link for Squarespace"
+    url = f"https://login.squarespace.example/api/1/login/magic-link?token={c.t('m', 43)}"
+    c.links = [url]
+    body = (
+        h1("Log in to Squarespace")
+        + p(
+            "Click the button below to log in as jane.doe@example.com. This link can only be used once and expires in 15 minutes."
+        )
+        + button(url, "Log In", bg="#000000")
+        + p("If you didn't request this link, you can ignore this email.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Squarespace",
+        pre="Your one-time login link",
+        lines=["Squarespace, Inc., 225 Varick St, New York, NY 10014"],
+        links=[
+            ("Help Center", "https://support.squarespace.example"),
+            ("Privacy", "https://www.squarespace.example/privacy"),
+        ],
+        decoys=["10014"],
+    )
+    c.text = auto_text(c.html, "bracket")
+
+
+@case(
+    "en", "code", "payments app 2FA code in a sentence; last four of the phone and a payment amount; 'wasn't you' link"
+)
+def en_q19_venmo_2fa_code(c: Case) -> None:
+    c.sender = "Venmo <venmo@venmo.example>"
+    c.subject = "Venmo verification code"
+    c.codes = ["882061"]
+    secure = c.never("https://venmo.example/account/security")
+    c.never("4417", "(555) 014-4417", "42.50")
+    c.text = dedent(f"""\
+        Hi Jane,
+
+        Your Venmo verification code is 882061. We also texted it to (555) 014-4417.
+
+        Enter it to confirm the $42.50 payment to John Doe. Venmo will never ask you for this code by phone.
+
+        Wasn't you? Secure your account: {secure}
+
+        Venmo is a service of PayPal, Inc.
+        """)
+
+
+@case(
+    "en",
+    "link",
+    "project tool email-change confirmation; the new address, a 'keep old email' is not offered; help link",
+)
+def en_q19_trello_email_change(c: Case) -> None:
+    c.sender = "Trello <do-not-reply@trello.example>"
+    c.subject = "Confirm your new email address"
+    url = (
+        f"https://id.atlassian.example/email/confirm?token={c.t('e', 64, 'hex')}&continue=https%3A%2F%2Ftrello.example"
+    )
+    c.links = [url]
+    body = (
+        h1("Confirm your new email address")
+        + p("You asked to change the email address of your Trello account to <b>jane.doe@example.org</b>.")
+        + button(url, "Confirm email address", bg="#0c66e4")
+        + p("Until you confirm, you keep signing in with jane.doe@example.com.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Trello",
+        accent="#0c66e4",
+        lines=["Atlassian Pty Ltd, 350 Bush Street, San Francisco, CA 94104"],
+        links=[
+            ("Get help", "https://support.atlassian.example/trello/"),
+            ("Privacy policy", "https://www.atlassian.example/legal/privacy-policy"),
+        ],
+        decoys=["94104"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "code", "creator platform login code; an 8-digit code; campaign and pledge numbers in the body")
+def en_q19_patreon_login_code(c: Case) -> None:
+    c.sender = "Patreon <no-reply@patreon.example>"
+    c.subject = "Your Patreon login code"
+    c.codes = ["63920158"]
+    c.never("7.00", "2025")
+    body = (
+        p("Hi Jane,")
+        + p("Here's the code to log in to Patreon:")
+        + big("63920158", size=28)
+        + p("Your membership of $7.00/month with Dave's Podcast renews on April 1.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Patreon",
+        accent="#ff424d",
+        lines=["Patreon, Inc. 600 Townsend St. Suite 500, San Francisco, CA 94103", "&copy; 2025"],
+        links=[
+            ("Help Center", "https://support.patreon.example"),
+            ("Email settings", "https://www.patreon.example/settings/emails"),
+        ],
+        decoys=["94103"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "link", "bank password reset, text only; the reset URL in angle brackets; branch phone and last login date")
+def en_q19_chase_reset_text(c: Case) -> None:
+    c.sender = "Chase <no.reply.alerts@chase.example>"
+    c.subject = "Reset your password"
+    url = f"https://secure.chase.example/web/auth/reset?rid={c.t('r', 40, 'b62')}"
+    c.links = [url]
+    c.never("1-800-935-9935", "18009359935", "03/12/2025")
+    c.text = dedent(f"""\
+        We received a request to reset the password for your Chase online account.
+
+        Reset your password <{url}>
+
+        The link expires in 30 minutes. Your last sign-in was on 03/12/2025.
+
+        If you didn't ask for this, call us at 1-800-935-9935.
+
+        JPMorgan Chase Bank, N.A. Member FDIC
+        """)
+
+
+@case("en", "negative", "grocery delivery receipt: order number, items, totals, tip; 'rate your order' and help links")
+def en_q19_neg_instacart_receipt(c: Case) -> None:
+    c.sender = "Instacart <orders@instacart.example>"
+    c.subject = "Your Instacart order receipt"
+    rate = c.never("https://www.instacart.example/store/orders/771204588/rate")
+    c.never("771204588", "54.18", "8.00", "62.18")
+    body = (
+        h1("Thanks for your order!")
+        + p("Order #771204588 from Safeway was delivered at 5:42 PM.")
+        + p(
+            "Bananas 1.29<br>Whole milk 4.49<br>Eggs, 12 ct 5.99<br>...<br>Subtotal $54.18<br>Tip $8.00<br><b>Total $62.18</b>"
+        )
+        + p(a(rate, "Rate your order"))
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Instacart",
+        accent="#43b02a",
+        lines=["Maplebear Inc. dba Instacart, 50 Beale Street, San Francisco, CA 94105"],
+        links=[
+            ("Help Center", "https://www.instacart.example/help"),
+            ("Privacy", "https://www.instacart.example/privacy"),
+        ],
+        decoys=["94105"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "en", "negative", "airline check-in reminder: confirmation code (locator), flight number, seat; 'check in' button"
+)
+def en_q19_neg_delta_checkin(c: Case) -> None:
+    c.sender = "Delta Air Lines <deltaairlines@t.delta.example>"
+    c.subject = "It's time to check in for your flight to Boston"
+    checkin = c.never("https://www.delta.example/mytrips/checkin?confirmationNo=H7KQ2M")
+    c.never("H7KQ2M", "DL 2284", "2284", "9942871034", "14C")
+    body = (
+        h1("Check in now")
+        + p(
+            "Confirmation code: <b>H7KQ2M</b><br>Flight DL 2284, Atlanta (ATL) to Boston (BOS)<br>Departs Sat, Mar 15, 7:05 AM<br>Seat 14C"
+        )
+        + button(checkin, "Check In", bg="#c01933")
+        + p("SkyMiles #9942871034")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Delta",
+        accent="#003366",
+        lines=["Delta Air Lines, Inc., P.O. Box 20706, Atlanta, GA 30320"],
+        links=[
+            ("Unsubscribe", "https://www.delta.example/unsubscribe?u=" + c.t("u", 20)),
+            ("Privacy Policy", "https://www.delta.example/privacy"),
+        ],
+        decoys=["20706", "30320"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "streaming newsletter: new releases, a gift-card code word and a referral link; unsubscribe")
+def en_q19_neg_hulu_newsletter(c: Case) -> None:
+    c.sender = "Hulu <hulu@mail.hulu.example>"
+    c.subject = "New this week on Hulu"
+    watch = c.never("https://www.hulu.example/hub/new-this-month")
+    gift = c.never("https://www.hulu.example/gift?code=GIFT2025")
+    c.never("GIFT2025", "2025")
+    body = (
+        h1("New this week")
+        + p("Season 3 of The Bear, plus 24 new movies.")
+        + button(watch, "Start Watching", bg="#1ce783", fg="#000000")
+        + p(f"Give Hulu: use code GIFT2025 at checkout. {a(gift, 'Buy a gift card')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Hulu",
+        accent="#1ce783",
+        lines=["Hulu, LLC, 2500 Broadway, Santa Monica, CA 90404", "&copy; 2025 Hulu"],
+        links=[
+            ("Unsubscribe", "https://www.hulu.example/unsubscribe?e=" + c.t("u", 24)),
+            ("Privacy Policy", "https://www.hulu.example/privacy"),
+        ],
+        decoys=["90404"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("en", "negative", "new-device sign-in notice with no action beyond reviewing activity; IP, location, time")
+def en_q19_neg_robinhood_new_device(c: Case) -> None:
+    c.sender = "Robinhood <notifications@robinhood.example>"
+    c.subject = "New device login"
+    review = c.never("https://robinhood.example/account/security/devices")
+    c.never("198.51.100.23", "2025")
+    c.text = dedent(f"""\
+        Hi Jane,
+
+        Your account was just accessed from a new device.
+
+        Device: iPhone 15
+        IP address: 198.51.100.23
+        Location: Austin, TX
+        Time: Mar 14, 2025 at 9:12 AM CT
+
+        If this was you, there's nothing else you need to do. If not, review your devices: {review}
+
+        Robinhood Markets, Inc.
+        """)
+
+
+# German
+
+
+@case(
+    "de",
+    "code",
+    "Online-Banking Anmeldung: Bestätigungscode in einer Box; IBAN-Ende, Kundennummer und Servicenummer",
+    charset="ISO-8859-15",
+)
+def de_q19_commerzbank_anmeldecode(c: Case) -> None:
+    c.sender = "Commerzbank <noreply@commerzbank.example>"
+    c.subject = "Ihr Bestätigungscode für das Online-Banking"
+    c.codes = ["418266"]
+    c.never("4711", "0987654321", "069 5 8000 8000", "06958000800")
+    body = (
+        p("Guten Tag Herr Mustermann,")
+        + p("für Ihre Anmeldung im Online-Banking benötigen wir Ihren Bestätigungscode:")
+        + big("418266")
+        + p("Teilnehmernummer: 0987654321<br>Konto: DE** **** **** **** **47 11 (Ende 4711)")
+        + p("Der Code ist 5 Minuten gültig. Geben Sie ihn niemals telefonisch weiter.")
+        + b19_small("Fragen? Kundenservice 069 5 8000 8000")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Commerzbank",
+        accent="#ffcc00",
+        lines=["Commerzbank AG, Kaiserplatz, 60311 Frankfurt am Main"],
+        links=[
+            ("Datenschutz", "https://www.commerzbank.example/datenschutz"),
+            ("Impressum", "https://www.commerzbank.example/impressum"),
+        ],
+        decoys=["60311"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "de",
+    "link",
+    "Passwort zurücksetzen bei einem Möbelhändler; Button und Text-Link; Kundenkonto und Hotline",
+    charset="ISO-8859-1",
+)
+def de_q19_ikea_passwort_link(c: Case) -> None:
+    c.sender = "IKEA Deutschland <noreply@ikea.example.de>"
+    c.subject = "Passwort zurücksetzen"
+    url = f"https://www.ikea.example/de/de/profile/reset-password/?token={c.t('r', 48)}"
+    c.links = [url]
+    c.never("06192 9399999", "061929399999")
+    body = (
+        h1("Neues Passwort festlegen")
+        + p("Hej Max, du hast angefordert, dein IKEA Family Passwort zurückzusetzen.")
+        + button(url, "Passwort zurücksetzen", bg="#0058a3")
+        + p("Der Link ist 24 Stunden gültig. Wenn du das nicht warst, ignoriere diese E-Mail einfach.")
+        + b19_small("Kundenservice: 06192 9399999")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="IKEA",
+        accent="#0058a3",
+        lines=["IKEA Deutschland GmbH &amp; Co. KG, Am Wandersmann 2-4, 65719 Hofheim-Wallau"],
+        links=[
+            ("Datenschutz", "https://www.ikea.example/de/de/customer-service/privacy-policy/"),
+            ("Abmelden", "https://www.ikea.example/de/de/unsubscribe?u=" + c.t("u", 20)),
+        ],
+        decoys=["65719"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("de", "code", "Zwei-Faktor-Code eines Spieleanbieters, nur Text; Spielername mit Ziffern und Bestellnummer")
+def de_q19_spiele_2fa_text(c: Case) -> None:
+    c.sender = "Ubisoft Konto <AccountSupport@ubi.example>"
+    c.subject = "Dein Sicherheitscode"
+    c.codes = ["274509"]
+    help_url = c.never("https://www.ubisoft.example/de-de/help/account/2fa")
+    c.never("MaxM1987", "1987")
+    c.text = dedent(f"""\
+        Hallo MaxM1987,
+
+        jemand versucht, sich mit deinem Ubisoft-Konto anzumelden.
+        Dein Sicherheitscode lautet: 274509
+
+        Der Code läuft in 15 Minuten ab.
+
+        Hilfe zur Zwei-Faktor-Authentifizierung: {help_url}
+
+        Ubisoft Entertainment
+        """)
+
+
+@case(
+    "de",
+    "negative",
+    "Paket kommt morgen: Sendungsnummer, Zustellzeitfenster, PLZ; 'Sendung verfolgen' und 'Ablageort wählen'",
+    charset="ISO-8859-15",
+)
+def de_q19_neg_hermes_paket(c: Case) -> None:
+    c.sender = "Hermes <noreply@myhermes.example>"
+    c.subject = "Ihre Sendung kommt morgen"
+    track = c.never("https://www.myhermes.example/empfangen/sendungsverfolgung/?trackingNumber=H1001234567890123401")
+    place = c.never("https://www.myhermes.example/empfangen/ablageort/?id=H1001234567890123401")
+    c.never("H1001234567890123401", "1001234567890123401", "22089", "10:00", "14:00")
+    body = (
+        h1("Ihre Sendung ist bald da")
+        + p(
+            "Sendungsnummer: H1001234567890123401<br>Voraussichtliche Zustellung: morgen zwischen 10:00 und 14:00 Uhr<br>Lieferadresse: Musterstraße 1, 22089 Hamburg"
+        )
+        + button(track, "Sendung verfolgen", bg="#0091cd")
+        + p(a(place, "Ablageort wählen"))
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Hermes",
+        accent="#0091cd",
+        lines=["Hermes Germany GmbH, Essener Straße 89, 22419 Hamburg"],
+        decoys=["22419"],
+        links=[("Datenschutz", "https://www.myhermes.example/datenschutz")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("de", "negative", "Kontoauszug bereit: Kontonummer, Saldo, Datum; 'Im Online-Banking ansehen'")
+def de_q19_neg_kontoauszug(c: Case) -> None:
+    c.sender = "Volksbank <info@volksbank.example>"
+    c.subject = "Neuer Kontoauszug im Postfach"
+    view = c.never("https://banking.volksbank.example/services_cloud/portal/postfach")
+    c.never("DE12 5009 0000 0123 4567 89", "DE12500900000123456789", "2.481,07", "03/2025")
+    c.text = dedent(f"""\
+        Guten Tag Frau Musterfrau,
+
+        in Ihrem elektronischen Postfach liegt ein neuer Kontoauszug (03/2025) für das Konto
+        DE12 5009 0000 0123 4567 89. Neuer Saldo: 2.481,07 EUR.
+
+        Im Online-Banking ansehen: {view}
+
+        Ihre Volksbank
+        """)
+
+
+@case(
+    "de",
+    "negative",
+    "Newsletter eines Onlineshops mit Gutscheincode und 'Jetzt entdecken'; Abmeldelink",
+    charset="windows-1252",
+)
+def de_q19_neg_shop_newsletter(c: Case) -> None:
+    c.sender = "MediaMarkt <newsletter@mediamarkt.example.de>"
+    c.subject = "Nur heute: 15 € Rabatt auf Kopfhörer"
+    shop = c.never("https://www.mediamarkt.example.de/de/category/kopfhoerer-208.html")
+    c.never("KOPF15", "208")
+    body = (
+        h1("Musik an, Preis runter")
+        + p("Mit dem Gutscheincode <b>KOPF15</b> sparen Sie heute 15 € auf alle Kopfhörer ab 99 €.")
+        + button(shop, "Jetzt entdecken", bg="#df0000")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="MediaMarkt",
+        accent="#df0000",
+        lines=["Media-Saturn Deutschland GmbH, Wankelstraße 5, 85046 Ingolstadt"],
+        links=[
+            ("Newsletter abbestellen", "https://www.mediamarkt.example.de/newsletter/abmelden?t=" + c.t("u", 24)),
+            ("Datenschutz", "https://www.mediamarkt.example.de/datenschutz"),
+        ],
+        decoys=["85046"],
+    )
+    c.text = auto_text(c.html)
+
+
+# French
+
+
+@case("fr", "code", "code de connexion d'une banque en ligne; numéro client et montant", charset="ISO-8859-15")
+def fr_q19_boursobank_code(c: Case) -> None:
+    c.sender = "BoursoBank <noreply@boursobank.example>"
+    c.subject = "Votre code de sécurité"
+    c.codes = ["730284"]
+    c.never("41092837", "01 46 09 49 49", "0146094949")
+    body = (
+        p("Bonjour Jean Dupont,")
+        + p("Voici votre code de sécurité pour vous connecter à votre Espace Client (identifiant 41092837) :")
+        + big("730284")
+        + p("Ce code est valable 10 minutes. Ne le communiquez jamais, même à un conseiller.")
+        + b19_small("Service client : 01 46 09 49 49")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="BoursoBank",
+        accent="#d10074",
+        lines=["BoursoBank, 44 rue Traversière, 92100 Boulogne-Billancourt"],
+        links=[("Données personnelles", "https://www.boursobank.example/donnees-personnelles")],
+        decoys=["92100"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "link",
+    "confirmation d'adresse e-mail à l'inscription d'un site de vente en ligne; bouton et lien texte",
+    charset="ISO-8859-1",
+)
+def fr_q19_cdiscount_confirmer(c: Case) -> None:
+    c.sender = "Cdiscount <service-client@cdiscount.example>"
+    c.subject = "Confirmez votre adresse e-mail"
+    url = f"https://www.cdiscount.example/compte/confirmation-email.html?cle={c.t('k', 40, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Bienvenue sur Cdiscount !")
+        + p("Pour activer votre compte, confirmez votre adresse e-mail :")
+        + button(url, "Confirmer mon adresse e-mail", bg="#0055a4")
+        + p("Le lien est valable 48 heures.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Cdiscount",
+        accent="#0055a4",
+        lines=["Cdiscount SA, 120-126 quai de Bacalan, 33000 Bordeaux"],
+        links=[
+            ("Se désabonner", "https://www.cdiscount.example/desabonnement?u=" + c.t("u", 20)),
+            ("Aide", "https://www.cdiscount.example/aide"),
+        ],
+        decoys=["33000"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "negative",
+    "confirmation de réservation de train: référence dossier, numéro de train, voiture, place; 'gérer ma réservation'",
+)
+def fr_q19_neg_ouigo_reservation(c: Case) -> None:
+    c.sender = "OUIGO <noreply@ouigo.example>"
+    c.subject = "Votre réservation OUIGO est confirmée"
+    manage = c.never("https://www.ouigo.example/mes-reservations?ref=QXPLMR")
+    c.never("QXPLMR", "7812", "29,00")
+    body = (
+        h1("Bon voyage !")
+        + p(
+            "Référence de réservation : <b>QXPLMR</b><br>Train n° 7812 Paris Gare de Lyon → Marseille St-Charles<br>Samedi 22 mars, départ 07:58<br>Voiture 14, place 82<br>Total : 29,00 €"
+        )
+        + button(manage, "Gérer ma réservation", bg="#e5007d")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="OUIGO",
+        accent="#e5007d",
+        lines=["SNCF Voyageurs, 9 rue Jean-Philippe Rameau, 93200 Saint-Denis"],
+        decoys=["93200"],
+        links=[("Se désinscrire", "https://www.ouigo.example/desinscription?u=" + c.t("u", 20))],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "fr",
+    "negative",
+    "facture d'eau: référence client, montant, date de prélèvement; lien 'voir ma facture'",
+    charset="ISO-8859-15",
+)
+def fr_q19_neg_facture_eau(c: Case) -> None:
+    c.sender = "Veolia Eau <ne-pas-repondre@eau.veolia.example>"
+    c.subject = "Votre facture d'eau est disponible"
+    view = c.never("https://www.service.eau.veolia.example/mon-espace/factures/2025-0314")
+    c.never("1203948576", "87,42", "2025-0314", "05/04/2025")
+    c.text = dedent(f"""\
+        Bonjour,
+
+        Votre facture d'eau du 14/03/2025 est disponible dans votre espace client.
+
+        Référence client : 1203948576
+        Montant : 87,42 EUR
+        Prélèvement prévu le 05/04/2025
+
+        Voir ma facture : {view}
+
+        Veolia Eau
+        """)
+
+
+# ---- end of issue 19 fourth held-out set ----
+
+
 # ============================================================================================
 # END OF CASES
 # ============================================================================================

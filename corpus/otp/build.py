@@ -15689,6 +15689,518 @@ def fr_q19_neg_facture_eau(c: Case) -> None:
         """)
 
 
+# Spanish
+
+
+@case(
+    "es",
+    "code",
+    "código para confirmar un Bizum en la banca móvil; importe, móvil enmascarado y teléfono de atención",
+    charset="ISO-8859-15",
+)
+def es_q19_bizum_codigo(c: Case) -> None:
+    c.sender = "ING <no-reply@ing.example.es>"
+    c.subject = "Tu código de verificación"
+    c.codes = ["648120"]
+    c.never("91 206 66 66", "912066666", "25,00")
+    body = (
+        p("Hola, María:")
+        + p("Para confirmar el Bizum de 25,00 € a Pedro García, introduce este código de verificación en la app:")
+        + big("648120")
+        + p("Móvil asociado: ******33. El código caduca en 5 minutos.")
+        + b19_small("¿Dudas? Llámanos al 91 206 66 66")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="ING",
+        accent="#ff6200",
+        lines=["ING Bank NV, Sucursal en España, C/ Vía de los Poblados 1, 28033 Madrid"],
+        links=[("Política de privacidad", "https://www.ing.example.es/privacidad")],
+        decoys=["28033"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("es", "link", "restablecer contraseña de una tienda de moda; botón y enlace de texto con el mismo destino")
+def es_q19_zara_restablecer(c: Case) -> None:
+    c.sender = "ZARA <noreply@zara.example>"
+    c.subject = "Restablece tu contraseña"
+    url = f"https://www.zara.example/es/es/reset-password?token={c.t('r', 40, 'b62')}"
+    c.links = [url]
+    body = (
+        h1("¿Has olvidado tu contraseña?")
+        + p("Pulsa el botón para crear una nueva contraseña. El enlace caduca en 1 hora.")
+        + button(url, "RESTABLECER CONTRASEÑA", bg="#000000", radius=0)
+        + p("Si no has solicitado este cambio, ignora este correo.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="ZARA",
+        lines=["Industria de Diseño Textil, S.A., Avda. de la Diputación, 15143 Arteixo, A Coruña"],
+        links=[
+            ("Ayuda", "https://www.zara.example/es/es/ayuda"),
+            ("Privacidad", "https://www.zara.example/es/es/privacidad"),
+        ],
+        decoys=["15143"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "negative",
+    "envío en camino de una tienda online: número de seguimiento, pedido, código postal; 'seguir mi pedido'",
+    charset="ISO-8859-15",
+)
+def es_q19_neg_pccomponentes_envio(c: Case) -> None:
+    c.sender = "PcComponentes <pedidos@pccomponentes.example>"
+    c.subject = "¡Tu pedido está en camino!"
+    track = c.never("https://www.pccomponentes.example/seguimiento?pedido=50219384")
+    c.never("50219384", "0082800082909112345", "30820", "349,99")
+    body = (
+        h1("Tu pedido ya ha salido")
+        + p(
+            "Pedido n.º 50219384 (349,99 €)<br>Transportista: SEUR, seguimiento 0082800082909112345<br>Entrega en: Calle Mayor 3, 30820 Alcantarilla"
+        )
+        + button(track, "Seguir mi pedido", bg="#ff6000")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="PcComponentes",
+        accent="#ff6000",
+        lines=["PC Componentes y Multimedia S.L.U., Alhama de Murcia"],
+        links=[("Darse de baja", "https://www.pccomponentes.example/baja?u=" + c.t("u", 20))],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "es",
+    "negative",
+    "invitación a un evento con fecha, aforo y enlace 'confirmar asistencia' a un formulario, sin código",
+)
+def es_q19_neg_invitacion_evento(c: Case) -> None:
+    c.sender = "Cámara de Comercio de Madrid <eventos@camaramadrid.example>"
+    c.subject = "Invitación: Jornada de digitalización para pymes"
+    rsvp = c.never("https://eventos.camaramadrid.example/jornada-digitalizacion-2025/inscripcion")
+    c.never("2025", "28001", "10:00")
+    c.text = dedent(f"""\
+        Estimada María:
+
+        Le invitamos a la Jornada de digitalización para pymes, el jueves 3 de abril de 2025 a las 10:00,
+        en nuestra sede de Calle Serrano 12, 28001 Madrid. Aforo limitado a 120 personas.
+
+        Confirmar asistencia: {rsvp}
+
+        Un saludo,
+        Cámara Oficial de Comercio, Industria y Servicios de Madrid
+        """)
+
+
+# Japanese
+
+
+@case("ja", "code", "ログイン用の確認コード（フリマアプリ）; 会員番号と問い合わせ番号", charset="Shift_JIS")
+def ja_q19_rakuma_kakunin_code(c: Case) -> None:
+    c.sender = "ラクマ <noreply@fril.example.jp>"
+    c.subject = "【ラクマ】確認コードのお知らせ"
+    c.codes = ["582934"]
+    c.never("10293847", "0120-987-650", "0120987650")
+    c.text = dedent("""\
+        ラクマをご利用いただきありがとうございます。
+
+        ログインのための確認コードは以下のとおりです。
+
+        確認コード：582934
+
+        有効期限は発行から30分です。
+        会員番号：10293847
+
+        ※本メールは送信専用です。
+        お問い合わせ：0120-987-650（受付時間 9:00〜18:00）
+
+        楽天グループ株式会社
+        """)
+
+
+@case(
+    "ja",
+    "link",
+    "メールアドレス変更の確認URL（旅行予約サイト）、テキストのみ; 予約番号とヘルプURL",
+    charset="ISO-2022-JP",
+)
+def ja_q19_jalan_mail_henko(c: Case) -> None:
+    c.sender = "じゃらんnet <info@jalan.example.jp>"
+    c.subject = "【じゃらんnet】メールアドレス変更のご確認"
+    url = f"https://www.jalan.example/uw/uwp1700/uww1701.do?key={c.t('k', 48, 'hex')}"
+    c.links = [url]
+    help_url = c.never("https://www.jalan.example/help/")
+    c.never("0Y12345678", "12345678")
+    c.text = dedent(f"""\
+        山田太郎 様
+
+        メールアドレスの変更を受け付けました。
+        下記URLにアクセスして、変更を完了してください。
+
+        {url}
+
+        ※URLの有効期限は24時間です。
+        ※ご予約（予約番号：0Y12345678）の内容に変更はありません。
+
+        ヘルプ
+        {help_url}
+
+        株式会社リクルート
+        """)
+
+
+@case("ja", "code", "2段階認証のセキュリティコード（証券会社）、HTML; 口座番号と取引金額", charset="Shift_JIS")
+def ja_q19_sbi_security_code(c: Case) -> None:
+    c.sender = "SBI証券 <info@sbisec.example.jp>"
+    c.subject = "【SBI証券】認証コードのお知らせ"
+    c.codes = ["4821"]
+    c.never("123-4567890", "1234567890", "0120-104-214", "0120104214")
+    body = (
+        p("山田太郎 様")
+        + p("ログイン時の認証コードをお知らせします。画面に下記の認証コードを入力してください。")
+        + big("4821", size=30)
+        + p("口座番号：123-4567890")
+        + p("お心当たりのない場合は、カスタマーサービスセンター（0120-104-214）までご連絡ください。")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="SBI証券",
+        accent="#0a2f87",
+        lines=["株式会社SBI証券"],
+        links=[("よくあるご質問", "https://faq.sbisec.example.jp/")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "ja",
+    "negative",
+    "ご注文の発送完了（家電量販店）: 注文番号、伝票番号、郵便番号; 配送状況の確認リンク",
+    charset="Shift_JIS",
+)
+def ja_q19_neg_yodobashi_hasso(c: Case) -> None:
+    c.sender = "ヨドバシ・ドット・コム <info@yodobashi.example>"
+    c.subject = "ご注文商品の発送のお知らせ"
+    track = c.never("https://www.yodobashi.example/yc/orderhistory/detail/?orderNo=3017788421")
+    c.never("3017788421", "4567-8901-2345", "456789012345", "160-0023", "1600023", "12,800")
+    c.text = dedent(f"""\
+        山田太郎 様
+
+        ご注文いただいた商品を発送いたしました。
+
+        ご注文番号：3017788421
+        お届け先：〒160-0023 東京都新宿区西新宿1-1-1
+        配送伝票番号：4567-8901-2345
+        お支払金額：12,800円
+
+        配送状況の確認
+        {track}
+
+        ヨドバシカメラ
+        """)
+
+
+@case(
+    "ja",
+    "negative",
+    "クレジットカードご利用代金確定のお知らせ: 金額、引落日、カード下4桁; 明細を見るリンク",
+    charset="ISO-2022-JP",
+)
+def ja_q19_neg_card_kakutei(c: Case) -> None:
+    c.sender = "エポスカード <info@eposcard.example.jp>"
+    c.subject = "ご利用代金確定のお知らせ"
+    view = c.never("https://www.eposcard.example.jp/memberservice/pc/meisai")
+    c.never("1234", "48,302", "2025")
+    c.text = dedent(f"""\
+        山田太郎 様
+
+        2025年3月27日お支払い分のご利用代金が確定しました。
+
+        カード番号：****-****-****-1234
+        お支払金額：48,302円
+        お引落日：3月27日
+
+        ご利用明細はこちらからご確認ください。
+        {view}
+
+        株式会社エポスカード
+        """)
+
+
+# Simplified Chinese
+
+
+@case("zh-Hans", "code", "外卖平台登录验证码; 订单号与客服电话", charset="GB2312")
+def zh_hans_q19_meituan_yanzhengma(c: Case) -> None:
+    c.sender = "美团 <noreply@meituan.example>"
+    c.subject = "美团登录验证码"
+    c.codes = ["370591"]
+    c.never("10107888", "2025")
+    body = (
+        p("尊敬的用户：")
+        + p("您正在登录美团账号，验证码为：")
+        + big("370591")
+        + p("验证码10分钟内有效，请勿泄露给他人。如非本人操作，请忽略本邮件。")
+        + b19_small("客服电话 10107888")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="美团",
+        accent="#ffc300",
+        lines=["北京三快在线科技有限公司 2025"],
+        links=[("隐私政策", "https://www.meituan.example/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("zh-Hans", "link", "视频网站邮箱验证链接，文本和HTML; 用户ID与帮助中心", charset="GB18030")
+def zh_hans_q19_iqiyi_youxiang_yanzheng(c: Case) -> None:
+    c.sender = "爱奇艺 <service@iqiyi.example>"
+    c.subject = "请验证您的邮箱"
+    url = f"https://passport.iqiyi.example/pages/secure/email/verify.action?token={c.t('v', 40, 'hex')}"
+    c.links = [url]
+    c.never("1829374650")
+    body = (
+        p("亲爱的爱奇艺用户（ID：1829374650）：")
+        + p("请点击下面的按钮完成邮箱验证，链接24小时内有效。")
+        + button(url, "验证邮箱", bg="#00be06")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="爱奇艺",
+        accent="#00be06",
+        lines=["北京爱奇艺科技有限公司"],
+        links=[("帮助中心", "https://help.iqiyi.example/")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "zh-Hans",
+    "negative",
+    "银行信用卡电子账单: 账单金额、最低还款额、卡号末四位、还款日; 查看账单链接",
+    charset="GB2312",
+)
+def zh_hans_q19_neg_xinyongka_zhangdan(c: Case) -> None:
+    c.sender = "招商银行信用卡 <ccsvc@cmbchina.example>"
+    c.subject = "招商银行信用卡电子账单（2025年03月）"
+    view = c.never("https://cc.cmbchina.example/bill/detail?m=202503")
+    c.never("8832", "6,120.55", "612.06", "95555", "202503", "2025")
+    c.text = dedent(f"""\
+        尊敬的张三先生：
+
+        您尾号8832的信用卡2025年03月账单已出。
+        本期应还金额：6,120.55元
+        最低还款额：612.06元
+        到期还款日：2025年04月08日
+
+        查看账单明细：{view}
+
+        客服热线：95555
+        """)
+
+
+@case("zh-Hans", "negative", "会议邀请邮件（在线会议）: 会议号、时间; 加入会议链接，无密码")
+def zh_hans_q19_neg_huiyi_yaoqing(c: Case) -> None:
+    c.sender = "腾讯会议 <noreply@meeting.tencent.example>"
+    c.subject = "李四邀请您参加腾讯会议"
+    join = c.never("https://meeting.tencent.example/dm/8Kq2Zx7mNpLt")
+    c.never("482 719 305", "482719305", "2025", "14:00", "15:00")
+    c.text = dedent(f"""\
+        李四 邀请您参加腾讯会议
+        会议主题：第一季度项目复盘
+        会议时间：2025/03/18 14:00-15:00 (GMT+08:00) 中国标准时间
+
+        点击链接入会，或添加至会议列表：
+        {join}
+
+        #腾讯会议：482 719 305
+        """)
+
+
+# Korean
+
+
+@case("ko", "code", "쇼핑몰 이메일 인증번호; 주문번호와 고객센터 번호", charset="EUC-KR")
+def ko_q19_musinsa_injeung(c: Case) -> None:
+    c.sender = "무신사 <no-reply@musinsa.example>"
+    c.subject = "[무신사] 이메일 인증번호 안내"
+    c.codes = ["904517"]
+    c.never("1544-7199", "15447199")
+    body = (
+        p("안녕하세요, 홍길동 님.")
+        + p("아래 인증번호를 입력하여 이메일 인증을 완료해 주세요.")
+        + big("904517")
+        + p("인증번호는 발송 후 10분간 유효합니다.")
+        + b19_small("고객센터 1544-7199")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="무신사",
+        lines=["(주)무신사"],
+        links=[("개인정보처리방침", "https://www.musinsa.example/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("ko", "link", "게임 계정 비밀번호 재설정 링크; 캐릭터 이름과 문의 번호", charset="EUC-KR")
+def ko_q19_ncsoft_bimilbeonho(c: Case) -> None:
+    c.sender = "NC <noreply@ncsoft.example>"
+    c.subject = "[NC] 비밀번호 재설정 안내"
+    url = f"https://account.ncsoft.example/password/reset?key={c.t('r', 44)}"
+    c.links = [url]
+    c.never("1600-0020", "16000020")
+    body = (
+        p("홍길동 님, 비밀번호 재설정을 요청하셨습니다.")
+        + p("아래 버튼을 눌러 새 비밀번호를 설정해 주세요. 링크는 30분 동안 유효합니다.")
+        + button(url, "비밀번호 재설정", bg="#2c2c2c")
+        + b19_small("고객센터 1600-0020")
+    )
+    c.html = std(c, body, brand="NC", lines=["(주)엔씨소프트"], links=[("고객센터", "https://help.ncsoft.example/")])
+    c.text = auto_text(c.html)
+
+
+@case("ko", "negative", "배달 앱 영수증: 주문번호, 결제 금액, 배달 주소; 리뷰 쓰기 링크")
+def ko_q19_neg_yogiyo_yeongsujeung(c: Case) -> None:
+    c.sender = "요기요 <noreply@yogiyo.example>"
+    c.subject = "[요기요] 주문이 완료되었습니다"
+    review = c.never("https://www.yogiyo.example/mypage/orders/250314183022/review")
+    c.never("250314183022", "23,500", "06236")
+    body = (
+        h1("주문이 완료되었습니다")
+        + p(
+            "주문번호: 250314183022<br>교촌치킨 강남점<br>결제 금액: 23,500원<br>배달 주소: 서울 강남구 테헤란로 1 (06236)"
+        )
+        + p(a(review, "리뷰 쓰기"))
+    )
+    c.html = std(
+        c,
+        body,
+        brand="요기요",
+        accent="#fa0050",
+        lines=["위대한상상(주)"],
+        links=[("수신거부", "https://www.yogiyo.example/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("ko", "negative", "비밀번호 변경 완료 알림: 변경 시각과 IP; 본인이 아니면 고객센터", charset="EUC-KR")
+def ko_q19_neg_bimilbeonho_byeongyeong(c: Case) -> None:
+    c.sender = "카카오 <noreply@kakaocorp.example>"
+    c.subject = "[카카오계정] 비밀번호가 변경되었습니다"
+    help_url = c.never("https://cs.kakao.example/helps?service=52")
+    c.never("203.0.113.77", "2025.03.14", "09:41")
+    c.text = dedent(f"""\
+        카카오계정(hong***@example.com)의 비밀번호가 변경되었습니다.
+
+        변경 일시: 2025.03.14 09:41
+        IP 주소: 203.0.113.77
+
+        본인이 변경하지 않았다면 고객센터로 문의해 주세요.
+        {help_url}
+        """)
+
+
+# Russian
+
+
+@case("ru", "code", "код подтверждения входа маркетплейса; номер заказа и телефон поддержки", charset="KOI8-R")
+def ru_q19_wildberries_kod(c: Case) -> None:
+    c.sender = "Wildberries <noreply@wildberries.example>"
+    c.subject = "Код для входа в Wildberries"
+    c.codes = ["5082"]
+    c.never("8 800 100-70-11", "88001007011")
+    c.text = dedent("""\
+        Здравствуйте!
+
+        Ваш код для входа: 5082
+
+        Никому не сообщайте этот код. Если вы не запрашивали вход, просто проигнорируйте письмо.
+
+        Служба поддержки: 8 800 100-70-11
+        Wildberries
+        """)
+
+
+@case("ru", "link", "подтверждение почты в онлайн-кинотеатре; кнопка и тот же адрес в тексте", charset="windows-1251")
+def ru_q19_kinopoisk_podtverdit(c: Case) -> None:
+    c.sender = "Кинопоиск <noreply@kinopoisk.example>"
+    c.subject = "Подтвердите адрес электронной почты"
+    url = f"https://passport.kinopoisk.example/email/confirm?key={c.t('k', 40, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Почти готово!")
+        + p("Чтобы получать уведомления о новых фильмах, подтвердите адрес jane.doe@example.com.")
+        + button(url, "Подтвердить почту", bg="#ff6600")
+        + p("Ссылка действует 3 дня.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Кинопоиск",
+        accent="#ff6600",
+        lines=["ООО «Кинопоиск»"],
+        links=[("Отписаться", "https://www.kinopoisk.example/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("ru", "negative", "электронный чек такси: сумма, номер поездки, ИНН, ФН; ссылка на чек", charset="windows-1251")
+def ru_q19_neg_taksi_chek(c: Case) -> None:
+    c.sender = "Ситимобил <receipts@city-mobil.example>"
+    c.subject = "Кассовый чек за поездку"
+    check = c.never("https://check.ofd.example/rec/7281000100298412/48213/3920184756")
+    c.never("7281000100298412", "3920184756", "7704340327", "486,00", "48213")
+    c.text = dedent(f"""\
+        Спасибо за поездку!
+
+        Итого: 486,00 руб.
+        Поездка № 48213
+        ИНН 7704340327
+        ФН 7281000100298412, ФПД 3920184756
+
+        Чек: {check}
+        """)
+
+
+@case(
+    "ru", "negative", "рассылка банка с новостями и промокодом партнёра; ссылка 'подробнее' и отписка", charset="KOI8-R"
+)
+def ru_q19_neg_rassylka_banka(c: Case) -> None:
+    c.sender = "Альфа-Банк <news@alfabank.example>"
+    c.subject = "Новости марта: кешбэк до 10%"
+    more = c.never("https://alfabank.example/get-money/credit-cards/cashback/")
+    c.never("ALFA500", "0500")
+    body = (
+        h1("Кешбэк до 10% в марте")
+        + p("Выбирайте категории кешбэка в приложении до 31 марта.")
+        + p("Промокод партнёра на 500 руб.: ALFA500")
+        + button(more, "Подробнее", bg="#ef3124")
+        + b19_small("Звонок по России: 0500")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Альфа-Банк",
+        accent="#ef3124",
+        lines=['АО "Альфа-Банк"'],
+        links=[("Отписаться", "https://alfabank.example/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 fourth held-out set ----
 
 

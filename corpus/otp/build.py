@@ -16201,6 +16201,533 @@ def ru_q19_neg_rassylka_banka(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Italian
+
+
+@case(
+    "it",
+    "code",
+    "codice di verifica per l'accesso a un e-commerce; numero d'ordine e servizio clienti",
+    charset="ISO-8859-15",
+)
+def it_q19_esselunga_codice(c: Case) -> None:
+    c.sender = "Esselunga a casa <noreply@esselungaacasa.example.it>"
+    c.subject = "Il tuo codice di verifica"
+    c.codes = ["216804"]
+    c.never("800 666 555", "800666555", "48120937")
+    body = (
+        p("Gentile Mario Rossi,")
+        + p("per completare l'accesso inserisci il seguente codice di verifica:")
+        + big("216804")
+        + p("Il codice è valido per 10 minuti. La tua ultima spesa (ordine 48120937) è stata consegnata.")
+        + b19_small("Servizio clienti: 800 666 555")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Esselunga",
+        accent="#e2001a",
+        lines=["Esselunga S.p.A., Via Giambologna 1, 20096 Limito di Pioltello (MI)"],
+        links=[("Privacy", "https://www.esselungaacasa.example.it/privacy")],
+        decoys=["20096"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("it", "link", "conferma del nuovo indirizzo email su un portale di annunci immobiliari; bottone; assistenza")
+def it_q19_immobiliare_conferma_email(c: Case) -> None:
+    c.sender = "Immobiliare.it <noreply@immobiliare.example.it>"
+    c.subject = "Conferma il tuo nuovo indirizzo email"
+    url = f"https://www.immobiliare.example.it/account/conferma-email/{c.t('e', 36)}"
+    c.links = [url]
+    body = (
+        h1("Conferma la tua email")
+        + p(
+            "Hai chiesto di usare <b>mario.rossi@example.org</b> per il tuo account. Clicca sul pulsante per confermare."
+        )
+        + button(url, "Conferma email", bg="#1a4e8a")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Immobiliare.it",
+        accent="#1a4e8a",
+        lines=["Immobiliare.it S.p.A., Milano"],
+        links=[
+            ("Assistenza", "https://assistenza.immobiliare.example.it/"),
+            ("Cancella iscrizione", "https://www.immobiliare.example.it/unsubscribe?u=" + c.t("u", 16)),
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "it",
+    "negative",
+    "ricevuta di pagamento di un abbonamento in palestra: importo, numero ricevuta, partita IVA; 'scarica ricevuta'",
+    charset="ISO-8859-1",
+)
+def it_q19_neg_ricevuta_palestra(c: Case) -> None:
+    c.sender = "McFIT Italia <noreply@mcfit.example.it>"
+    c.subject = "Ricevuta del pagamento di marzo"
+    dl = c.never("https://my.mcfit.example.it/ricevute/2025-031877.pdf")
+    c.never("2025-031877", "19,90", "03810500289")
+    c.text = dedent(f"""\
+        Ciao Mario,
+
+        abbiamo ricevuto il pagamento della quota di marzo.
+
+        Ricevuta n. 2025-031877
+        Importo: 19,90 EUR
+        P. IVA 03810500289
+
+        Scarica la ricevuta: {dl}
+
+        A presto in palestra!
+        """)
+
+
+# Portuguese
+
+
+@case("pt", "code", "código de acesso de um banco digital; agência, conta e valor de um Pix")
+def pt_q19_inter_codigo(c: Case) -> None:
+    c.sender = "Banco Inter <naoresponda@bancointer.example>"
+    c.subject = "Seu código de segurança"
+    c.codes = ["719352"]
+    c.never("0001", "1234567-8", "12345678", "3003 4070", "30034070", "150,00")
+    body = (
+        p("Olá, João!")
+        + p("Use o código abaixo para autorizar o Pix de R$ 150,00:")
+        + big("719352")
+        + p("Agência 0001 &middot; Conta 1234567-8")
+        + p("Não compartilhe este código com ninguém.")
+        + b19_small("Central de atendimento: 3003 4070")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Inter",
+        accent="#ff7a00",
+        lines=["Banco Inter S.A., Belo Horizonte - MG"],
+        links=[("Privacidade", "https://www.bancointer.example/privacidade/")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pt",
+    "link",
+    "link de acesso sem senha de uma loja online (Portugal); botão; apoio ao cliente",
+    charset="ISO-8859-1",
+)
+def pt_q19_worten_link_acesso(c: Case) -> None:
+    c.sender = "Worten <noreply@worten.example.pt>"
+    c.subject = "O seu link de acesso"
+    url = f"https://www.worten.example.pt/login/link?t={c.t('l', 48)}"
+    c.links = [url]
+    body = (
+        h1("Entrar na sua conta")
+        + p(
+            "Clique no botão para entrar na sua conta Worten. O link é válido durante 15 minutos e só pode ser usado uma vez."
+        )
+        + button(url, "Entrar", bg="#e30613")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Worten",
+        accent="#e30613",
+        lines=["Worten Equipamentos para o Lar, S.A."],
+        links=[("Apoio ao cliente", "https://www.worten.example.pt/apoio-ao-cliente")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "pt",
+    "negative",
+    "confirmação de encomenda: número de pedido, NIF, código postal, total; 'acompanhar encomenda'",
+    charset="ISO-8859-15",
+)
+def pt_q19_neg_encomenda(c: Case) -> None:
+    c.sender = "Continente Online <encomendas@continente.example.pt>"
+    c.subject = "A sua encomenda foi confirmada"
+    track = c.never("https://www.continente.example.pt/minha-conta/encomendas/?id=7719204")
+    c.never("7719204", "4100-123", "4100123", "67,35", "123456789")
+    body = (
+        h1("Obrigado pela sua encomenda")
+        + p("Encomenda n.º 7719204<br>Entrega: Rua das Flores 10, 4100-123 Porto<br>NIF: 123456789<br>Total: 67,35 €")
+        + button(track, "Acompanhar encomenda", bg="#e20613")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Continente",
+        accent="#e20613",
+        lines=["MCRetail, SGPS, S.A."],
+        links=[("Cancelar subscrição", "https://www.continente.example.pt/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
+# Polish
+
+
+@case(
+    "pl",
+    "code",
+    "kod weryfikacyjny sklepu internetowego, tylko tekst; numer zamówienia i infolinia",
+    charset="ISO-8859-2",
+)
+def pl_q19_empik_kod(c: Case) -> None:
+    c.sender = "Empik <noreply@empik.example>"
+    c.subject = "Twój kod weryfikacyjny"
+    c.codes = ["603918"]
+    c.never("22 462 72 50", "224627250", "1029384756")
+    c.text = dedent("""\
+        Cześć,
+
+        Twój kod weryfikacyjny do logowania w Empik: 603918
+
+        Kod jest ważny przez 10 minut. Nikomu go nie podawaj.
+        Twoje ostatnie zamówienie nr 1029384756 jest w drodze.
+
+        Infolinia: 22 462 72 50
+        Zespół Empik
+        """)
+
+
+@case("pl", "link", "resetowanie hasła w serwisie streamingowym; przycisk; pomoc i wypis", charset="ISO-8859-2")
+def pl_q19_player_reset_hasla(c: Case) -> None:
+    c.sender = "Player <noreply@player.example.pl>"
+    c.subject = "Zresetuj hasło do konta Player"
+    url = f"https://konto.player.example.pl/reset-hasla?token={c.t('r', 40, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Ustaw nowe hasło")
+        + p("Otrzymaliśmy prośbę o zresetowanie hasła. Kliknij przycisk poniżej, aby ustawić nowe hasło.")
+        + button(url, "Zresetuj hasło", bg="#ff3000")
+        + p("Link jest ważny przez 24 godziny.")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Player",
+        accent="#ff3000",
+        lines=["TVN S.A., ul. Wiertnicza 166, 02-952 Warszawa"],
+        links=[("Pomoc", "https://pomoc.player.example.pl/")],
+        decoys=["02-952"],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("pl", "negative", "potwierdzenie rezerwacji wizyty u fryzjera: data, godzina, numer rezerwacji; 'odwołaj wizytę'")
+def pl_q19_neg_booksy_wizyta(c: Case) -> None:
+    c.sender = "Booksy <noreply@booksy.example>"
+    c.subject = "Twoja wizyta została potwierdzona"
+    cancel = c.never("https://booksy.example/pl-pl/appointments/88213094/cancel")
+    c.never("88213094", "15:30", "80,00", "00-001")
+    body = (
+        h1("Do zobaczenia!")
+        + p(
+            "Strzyżenie męskie, Salon Nożyczki, ul. Prosta 1, 00-001 Warszawa<br>Piątek, 21 marca, 15:30<br>Cena: 80,00 zł<br>Nr rezerwacji: 88213094"
+        )
+        + p(a(cancel, "Odwołaj wizytę"))
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Booksy",
+        accent="#00a3ad",
+        lines=["Booksy International sp. z o.o."],
+        links=[("Wypisz się", "https://booksy.example/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
+# Dutch
+
+
+@case("nl", "code", "inlogcode van een zorgverzekeraar; relatienummer en polisnummer", charset="ISO-8859-1")
+def nl_q19_zilveren_kruis_inlogcode(c: Case) -> None:
+    c.sender = "Zilveren Kruis <noreply@zilverenkruis.example.nl>"
+    c.subject = "Uw inlogcode"
+    c.codes = ["385027"]
+    c.never("123456789", "20190304", "071 751 00 52", "0717510052")
+    body = (
+        p("Beste heer De Vries,")
+        + p("Gebruik deze code om in te loggen op Mijn Zilveren Kruis:")
+        + big("385027")
+        + p("Relatienummer: 123456789<br>Polisnummer: 20190304")
+        + b19_small("Vragen? Bel 071 751 00 52")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Zilveren Kruis",
+        accent="#00a3e0",
+        lines=["Zilveren Kruis Zorgverzekeringen N.V."],
+        links=[("Privacy", "https://www.zilverenkruis.example.nl/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("nl", "link", "e-mailadres bevestigen na inschrijving bij een supermarkt-app; knop; help en uitschrijven")
+def nl_q19_ah_bevestig(c: Case) -> None:
+    c.sender = "Albert Heijn <noreply@ah.example.nl>"
+    c.subject = "Bevestig je e-mailadres"
+    url = f"https://www.ah.example.nl/mijn/bevestig-email?code={c.t('b', 32, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Welkom bij Albert Heijn")
+        + p("Bevestig je e-mailadres om je account te activeren en je bonuskaart te koppelen.")
+        + button(url, "Bevestig e-mailadres", bg="#00a0e2")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Albert Heijn",
+        accent="#00a0e2",
+        lines=["Albert Heijn B.V., Provincialeweg 11, 1506 MA Zaandam"],
+        links=[
+            ("Klantenservice", "https://www.ah.example.nl/klantenservice"),
+            ("Afmelden", "https://www.ah.example.nl/afmelden?u=" + c.t("u", 16)),
+        ],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "nl",
+    "negative",
+    "jaaropgaaf van een energieleverancier: klantnummer, EAN-code, bedrag; 'bekijk je jaarnota'",
+    charset="ISO-8859-15",
+)
+def nl_q19_neg_jaarnota(c: Case) -> None:
+    c.sender = "Eneco <noreply@eneco.example.nl>"
+    c.subject = "Je jaarnota staat klaar"
+    view = c.never("https://www.eneco.example.nl/mijn-eneco/jaarnota/2025")
+    c.never("871687120053410291", "30418822", "213,46", "2025")
+    body = (
+        p("Beste Jan,")
+        + p("Je jaarnota over 2025 staat klaar. Je krijgt € 213,46 terug.")
+        + p("Klantnummer: 30418822<br>EAN-code stroom: 871687120053410291")
+        + button(view, "Bekijk je jaarnota", bg="#e5384c")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Eneco",
+        accent="#e5384c",
+        lines=["Eneco Consumenten B.V., Rotterdam"],
+        links=[("Privacy", "https://www.eneco.example.nl/privacy")],
+    )
+    c.text = auto_text(c.html)
+
+
+# Turkish
+
+
+@case("tr", "code", "e-ticaret giriş doğrulama kodu; sipariş numarası ve müşteri hizmetleri", charset="ISO-8859-9")
+def tr_q19_n11_dogrulama(c: Case) -> None:
+    c.sender = "n11 <noreply@n11.example>"
+    c.subject = "n11 doğrulama kodunuz"
+    c.codes = ["427190"]
+    c.never("0850 333 0 011", "08503330011", "205987341")
+    body = (
+        p("Merhaba Ayşe,")
+        + p("Hesabına giriş yapmak için doğrulama kodun:")
+        + big("427190")
+        + p("Kod 3 dakika geçerlidir. Son siparişin (205987341) kargoya verildi.")
+        + b19_small("Müşteri hizmetleri: 0850 333 0 011")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="n11",
+        accent="#7c35e0",
+        lines=["n11 Giyim ve Ticaret A.Ş., İstanbul"],
+        links=[("Gizlilik", "https://www.n11.example/gizlilik")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case("tr", "link", "yemek uygulaması e-posta doğrulama bağlantısı; düğme; yardım bağlantısı", charset="ISO-8859-9")
+def tr_q19_yemeksepeti_dogrula(c: Case) -> None:
+    c.sender = "Yemeksepeti <noreply@yemeksepeti.example>"
+    c.subject = "E-posta adresini doğrula"
+    url = f"https://www.yemeksepeti.example/hesap/eposta-dogrula?t={c.t('v', 40)}"
+    c.links = [url]
+    body = (
+        h1("E-posta adresini doğrula")
+        + p("Yemeksepeti hesabını güvenle kullanmak için e-posta adresini doğrula.")
+        + button(url, "Doğrula", bg="#ea004b")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Yemeksepeti",
+        accent="#ea004b",
+        lines=["Yemek Sepeti Elektronik İletişim A.Ş."],
+        links=[("Yardım", "https://www.yemeksepeti.example/yardim")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "tr",
+    "negative",
+    "banka hesap özeti: IBAN, bakiye, son ödeme tarihi; 'hesap özetini görüntüle'",
+    charset="windows-1254",
+)
+def tr_q19_neg_hesap_ozeti(c: Case) -> None:
+    c.sender = "Akbank <bilgi@akbank.example>"
+    c.subject = "Mart 2025 kredi kartı hesap özetiniz"
+    view = c.never("https://www.akbank.example/internet-bankaciligi/hesap-ozeti?d=202503")
+    c.never("5521", "3.482,90", "444 25 25", "4442525", "202503", "2025")
+    c.text = dedent(f"""\
+        Sayın Ayşe Yılmaz,
+
+        5521 ile biten kredi kartınızın Mart 2025 hesap özeti hazırlandı.
+        Dönem borcu: 3.482,90 TL
+        Son ödeme tarihi: 07.04.2025
+
+        Hesap özetini görüntüle: {view}
+
+        Akbank Müşteri İletişim Merkezi: 444 25 25
+        """)
+
+
+# Greek
+
+
+@case(
+    "el", "code", "κωδικός επαλήθευσης για σύνδεση σε ηλεκτρονικό κατάστημα· αριθμός παραγγελίας", charset="ISO-8859-7"
+)
+def el_q19_public_kodikos(c: Case) -> None:
+    c.sender = "Public <noreply@public.example.gr>"
+    c.subject = "Ο κωδικός επαλήθευσής σας"
+    c.codes = ["651370"]
+    c.never("210 8181333", "2108181333", "99281734")
+    c.text = dedent("""\
+        Γεια σας,
+
+        Ο κωδικός επαλήθευσης για τη σύνδεσή σας είναι: 651370
+
+        Ισχύει για 10 λεπτά. Μην τον κοινοποιήσετε σε κανέναν.
+        Η παραγγελία σας 99281734 είναι καθ' οδόν.
+
+        Εξυπηρέτηση πελατών: 210 8181333
+        Public
+        """)
+
+
+@case("el", "link", "επαναφορά κωδικού πρόσβασης σε εφαρμογή ταξί· κουμπί", charset="windows-1253")
+def el_q19_freenow_epanafora(c: Case) -> None:
+    c.sender = "FREENOW <noreply@free-now.example>"
+    c.subject = "Επαναφορά κωδικού πρόσβασης"
+    url = f"https://account.free-now.example/gr/password/reset?token={c.t('r', 40, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Νέος κωδικός πρόσβασης")
+        + p("Πατήστε το κουμπί για να ορίσετε νέο κωδικό πρόσβασης. Ο σύνδεσμος λήγει σε 1 ώρα.")
+        + button(url, "Επαναφορά κωδικού", bg="#c7003a")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="FREENOW",
+        accent="#c7003a",
+        lines=["Intelligent Apps GmbH"],
+        links=[("Βοήθεια", "https://free-now.example/gr/help/")],
+    )
+    c.text = auto_text(c.html)
+
+
+@case(
+    "el",
+    "negative",
+    "απόδειξη διαδρομής ταξί: ποσό, αριθμός διαδρομής, ΑΦΜ· σύνδεσμος αξιολόγησης",
+    charset="ISO-8859-7",
+)
+def el_q19_neg_apodeixi_diadromis(c: Case) -> None:
+    c.sender = "Beat <receipts@beat.example.gr>"
+    c.subject = "Η απόδειξη της διαδρομής σας"
+    rate = c.never("https://beat.example.gr/rides/R-5520193/rate")
+    c.never("R-5520193", "5520193", "12,40", "094014201")
+    c.text = dedent(f"""\
+        Ευχαριστούμε που ταξιδέψατε μαζί μας!
+
+        Διαδρομή R-5520193: Σύνταγμα - Κηφισιά
+        Σύνολο: 12,40 EUR
+        ΑΦΜ εταιρείας: 094014201
+
+        Αξιολογήστε τη διαδρομή: {rate}
+        """)
+
+
+# English (more)
+
+
+@case("en", "code", "game account email code in one cell per digit; player ID and order number")
+def en_q19_playstation_cells(c: Case) -> None:
+    c.sender = "PlayStation <Sony@email.sonyentertainmentnetwork.example>"
+    c.subject = "Your verification code"
+    c.codes = ["906153"]
+    c.pieces = list("906153")
+    c.never("7701928344", "2025")
+    body = (
+        h1("Verify it's you")
+        + p("Enter this code on the sign-in screen of your PS5:")
+        + cells("906153")
+        + p("Online ID: jdoe_plays &middot; Last order #7701928344")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="PlayStation",
+        accent="#003791",
+        lines=["Sony Interactive Entertainment LLC, San Mateo, CA", "&copy; 2025"],
+        links=[
+            ("Privacy Policy", "https://www.playstation.example/legal/privacy-policy/"),
+            ("Support", "https://www.playstation.example/support/"),
+        ],
+    )
+    c.text = "Verify it's you\n\nEnter this code on the sign-in screen of your PS5: 906153\n\nOnline ID: jdoe_plays - Last order #7701928344\n"
+
+
+@case(
+    "en", "code+link", "coworking app sign-in: a code and a 'Sign in' button for the same login; help and unsubscribe"
+)
+def en_q19_miro_code_and_signin(c: Case) -> None:
+    c.sender = "Miro <no-reply@miro.example>"
+    c.subject = "Your Miro sign-in code: 284 716"
+    url = f"https://miro.example/sso/login/email-code/?token={c.t('s', 40)}"
+    c.codes = ["284716", "284 716"]
+    c.links = [url]
+    body = (
+        h1("Sign in to Miro")
+        + p("Enter this code in the browser window where you started signing in:")
+        + big("284 716")
+        + p("Or sign in directly:")
+        + button(url, "Sign in to Miro", bg="#4262ff")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Miro",
+        accent="#ffd02f",
+        lines=["RealtimeBoard, Inc. dba Miro, 201 Spear St, San Francisco, CA 94105"],
+        links=[
+            ("Help Center", "https://help.miro.example/"),
+            ("Privacy", "https://miro.example/legal/privacy-policy/"),
+        ],
+        decoys=["94105"],
+    )
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 fourth held-out set ----
 
 

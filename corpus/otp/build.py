@@ -16728,6 +16728,164 @@ def en_q19_miro_code_and_signin(c: Case) -> None:
     c.text = auto_text(c.html)
 
 
+# Traditional Chinese
+
+
+@case("zh-Hant", "code", "購物網站登入驗證碼; 訂單編號與客服專線", charset="Big5")
+def zh_hant_q19_pinkoi_yanzhengma(c: Case) -> None:
+    c.sender = "Pinkoi <noreply@pinkoi.example>"
+    c.subject = "Pinkoi 登入驗證碼"
+    c.codes = ["830461"]
+    c.never("02-2552-1234", "0225521234", "20250314A0918")
+    c.text = dedent("""\
+        親愛的會員您好：
+
+        您的登入驗證碼為 830461，請於 10 分鐘內輸入。
+        請勿將驗證碼提供給任何人。
+
+        您最近的訂單編號：20250314A0918
+
+        客服專線：02-2552-1234
+        Pinkoi 團隊
+        """)
+
+
+@case("zh-Hant", "negative", "電信帳單繳費成功通知: 金額、帳號、交易序號; 查看帳單連結", charset="Big5")
+def zh_hant_q19_neg_jiaofei_chenggong(c: Case) -> None:
+    c.sender = "台灣大哥大 <ebill@taiwanmobile.example>"
+    c.subject = "繳費成功通知"
+    view = c.never("https://www.taiwanmobile.example/cs/bill/query?m=202503")
+    c.never("1,399", "88123456", "TX20250314091233", "202503")
+    c.text = dedent(f"""\
+        親愛的用戶您好：
+
+        您的 3 月份電信費 1,399 元已繳費成功。
+        帳號：88123456
+        交易序號：TX20250314091233
+
+        查看帳單：{view}
+
+        台灣大哥大
+        """)
+
+
+# Ukrainian
+
+
+@case(
+    "uk", "code", "код підтвердження входу в інтернет-магазин; номер замовлення та гаряча лінія", charset="windows-1251"
+)
+def uk_q19_epicentr_kod(c: Case) -> None:
+    c.sender = "Епіцентр <noreply@epicentrk.example.ua>"
+    c.subject = "Код для входу"
+    c.codes = ["7305"]
+    c.never("0 800 30 30 10", "0800303010", "112098437")
+    body = (
+        p("Вітаємо!")
+        + p("Ваш код для входу в особистий кабінет:")
+        + big("7305")
+        + p("Код дійсний 5 хвилин. Ваше замовлення № 112098437 вже в дорозі.")
+        + b19_small("Гаряча лінія: 0 800 30 30 10")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Епіцентр",
+        accent="#0d6934",
+        lines=["ТОВ «Епіцентр К»"],
+        links=[("Відписатися", "https://epicentrk.example.ua/unsubscribe?u=" + c.t("u", 16))],
+    )
+    c.text = auto_text(c.html)
+
+
+# Swedish
+
+
+@case("sv", "link", "bekräfta ny e-postadress hos ett resebolag; knapp; kundtjänst", charset="ISO-8859-15")
+def sv_q19_sj_bekrafta_epost(c: Case) -> None:
+    c.sender = "SJ <noreply@sj.example.se>"
+    c.subject = "Bekräfta din nya e-postadress"
+    url = f"https://www.sj.example.se/mitt-konto/bekrafta-epost?nyckel={c.t('b', 36, 'hex')}"
+    c.links = [url]
+    body = (
+        h1("Bekräfta din e-postadress")
+        + p(
+            "Du har ändrat e-postadressen för ditt SJ-konto till anna.svensson@example.org. Klicka på knappen för att bekräfta."
+        )
+        + button(url, "Bekräfta e-postadress", bg="#00303c")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="SJ",
+        accent="#00303c",
+        lines=["SJ AB, 105 50 Stockholm"],
+        links=[("Kundtjänst", "https://www.sj.example.se/kundtjanst")],
+        decoys=["105 50"],
+    )
+    c.text = auto_text(c.html)
+
+
+# Vietnamese
+
+
+@case("vi", "negative", "biên lai thanh toán hóa đơn nước: số tiền, mã khách hàng, mã giao dịch; xem chi tiết")
+def vi_q19_neg_bien_lai_nuoc(c: Case) -> None:
+    c.sender = "ZaloPay <noreply@zalopay.example.vn>"
+    c.subject = "Thanh toán hóa đơn nước thành công"
+    view = c.never("https://zalopay.example.vn/giao-dich/250314000192837")
+    c.never("250314000192837", "PD1234567890", "1234567890", "186.000", "186000")
+    c.text = dedent(f"""\
+        Chào bạn,
+
+        Bạn đã thanh toán thành công hóa đơn nước tháng 3.
+        Mã khách hàng: PD1234567890
+        Số tiền: 186.000đ
+        Mã giao dịch: 250314000192837
+
+        Xem chi tiết: {view}
+
+        ZaloPay
+        """)
+
+
+# English (last)
+
+
+@case(
+    "en",
+    "code",
+    "social network email-change code, text and HTML; the old address is masked; 'secure your account' link",
+)
+def en_q19_pinterest_email_change_code(c: Case) -> None:
+    c.sender = "Pinterest <no-reply@account.pinterest.example>"
+    c.subject = "Confirm your new email address"
+    c.codes = ["5KD8QM"]
+    secure = c.never("https://www.pinterest.example/settings/security")
+    c.never("2025")
+    body = (
+        h1("Is this your new email?")
+        + p(
+            "Someone asked to change the email on your Pinterest account from j***@example.com to this address. Enter this code in Pinterest to confirm:"
+        )
+        + big("5KD8QM")
+        + p(f"Didn't ask for this? {a(secure, 'Secure your account')}")
+    )
+    c.html = std(
+        c,
+        body,
+        brand="Pinterest",
+        accent="#e60023",
+        lines=["Pinterest, Inc., 651 Brannan Street, San Francisco, CA 94107", "&copy; 2025"],
+        links=[
+            ("Privacy policy", "https://policy.pinterest.example/privacy-policy"),
+            ("Help Center", "https://help.pinterest.example/"),
+        ],
+        decoys=["94107"],
+    )
+    c.text = auto_text(c.html)
+
+
 # ---- end of issue 19 fourth held-out set ----
 
 

@@ -15214,7 +15214,7 @@ def en_q19_venmo_2fa_code(c: Case) -> None:
 @case(
     "en",
     "link",
-    "project tool email-change confirmation; the new address, a 'keep old email' is not offered; help link",
+    "project tool email-change confirmation; the new address, the new and the old address in the body; help and privacy links",
 )
 def en_q19_trello_email_change(c: Case) -> None:
     c.sender = "Trello <do-not-reply@trello.example>"
@@ -15857,7 +15857,9 @@ def ja_q19_jalan_mail_henko(c: Case) -> None:
         """)
 
 
-@case("ja", "code", "2段階認証のセキュリティコード（証券会社）、HTML; 口座番号と取引金額", charset="Shift_JIS")
+@case(
+    "ja", "code", "2段階認証の認証コード（証券会社）、HTML; 口座番号とカスタマーサービスの電話番号", charset="Shift_JIS"
+)
 def ja_q19_sbi_security_code(c: Case) -> None:
     c.sender = "SBI証券 <info@sbisec.example.jp>"
     c.subject = "【SBI証券】認証コードのお知らせ"
@@ -16698,7 +16700,9 @@ def en_q19_playstation_cells(c: Case) -> None:
 
 
 @case(
-    "en", "code+link", "coworking app sign-in: a code and a 'Sign in' button for the same login; help and unsubscribe"
+    "en",
+    "code+link",
+    "whiteboard app sign-in: a code written '284 716' and a 'Sign in' button for the same login; help and privacy links",
 )
 def en_q19_miro_code_and_signin(c: Case) -> None:
     c.sender = "Miro <no-reply@miro.example>"

@@ -126,7 +126,9 @@ def quoted(text: str, start: int, end: int) -> bool:
     Only a quotation of at least 24 characters counts: "Enter “482913”" quotes the value itself.
     """
     # A quoted message may be wrapped over a few lines; it does not run on past its paragraph.
-    line_start = max(text.rfind("\n\n", max(0, start - _QUOTE_REACH), start) + 2, start - _QUOTE_REACH, 0)
+    reach = max(0, start - _QUOTE_REACH)
+    blank = text.rfind("\n\n", reach, start)
+    line_start = blank + 2 if blank >= 0 else reach
     line_end = text.find("\n\n", end, end + _QUOTE_REACH)
     before = text[line_start:start]
     after = text[end : line_end if line_end >= 0 else end + _QUOTE_REACH]

@@ -423,3 +423,8 @@ def test_no_link_is_guessed_in_a_mail_that_confirms_an_order_or_asks_nothing(sub
 def test_no_link_is_guessed_among_several_with_tokens() -> None:
     text = "https://x.test/a?k=33b907125bf279ea3abf37df\nhttps://x.test/b?k=77c93d24d3a09ac239d2ec84"
     assert _links("Please confirm your email", text) == []
+
+
+def test_a_quoted_message_at_the_very_start_of_the_text_is_seen() -> None:
+    text = '"Chase: Your verification code is 123456. Never share it." That is how the scam reads.'
+    assert _codes("Security notice", text) == []

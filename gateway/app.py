@@ -55,8 +55,9 @@ from gateway.sources.local import LocalSource
 from gateway.store import Store
 from gateway.store.lineage import mark_mailbox
 from gateway.store.open import open_store
-from gateway.sync import Sync
+from gateway.sync import Sync, build_records
 from gateway.ui import security_headers, ui_router, with_ui_pages
+from gateway.workers import RecordBuilder
 
 __all__ = ["Gateway", "create_app"]
 
@@ -114,7 +115,10 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
             source = ImapSource(ImapConfig.from_settings(settings))
         else:
             source = LocalSource(settings.data_dir / "maildir")
-    sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes)
+    builder = RecordBuilder(
+        build_records, catchall=settings.catchall, max_bytes=settings.max_message_bytes, workers=settings.index_workers
+    )
+    sync = Sync(source, store.index, catchall=settings.catchall, max_bytes=settings.max_message_bytes, builder=builder)
     inbox = Inbox(
         store,
         source,
@@ -206,6 +210,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                 task.cancel()
             if pending:
                 await asyncio.wait(pending)
+            await gw.sync.close()
             await gw.store.engine.close()
 
     app = Litestar(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import ipaddress
+import os
 import re
 import types
 import typing
@@ -93,6 +94,14 @@ def _doc(text: str, *, kind: Literal["duration"] | None = None, lower: bool = Fa
     if lower:
         meta["lower"] = True
     return meta
+
+
+def default_workers() -> int:
+    """One indexing worker per core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +278,13 @@ class Settings:
         default=30,
         metadata=_doc("Mail older than this many days is deleted from the mailbox and the index (0: keep forever)."),
     )
+    index_workers: int = field(
+        default_factory=default_workers,
+        metadata=_doc(
+            "Worker processes that index mail while it comes fast (a burst, a rebuild); started"
+            " under load, stopped when idle (0: index in the gateway process; default: one per core)."
+        ),
+    )
     reserved_local_parts: tuple[str, ...] = field(
         default=(), metadata=_doc("Comma-separated extra local parts no identity may take.", lower=True)
     )
@@ -411,6 +427,8 @@ def _validate(s: Settings) -> None:
             raise bad(name, getattr(s, name), "must be more than 0 seconds")
     if s.reuse_quarantine < 0:
         raise bad("reuse_quarantine", s.reuse_quarantine, "must not be negative")
+    if s.index_workers < 0:
+        raise bad("index_workers", s.index_workers, "must not be negative (0 indexes in the gateway process)")
     if s.retention_days < 0:
         raise bad("retention_days", s.retention_days, "must not be negative (0 turns retention off)")
     if s.database_url is not None and not s.database_url.reveal().startswith(("postgresql://", "postgres://")):

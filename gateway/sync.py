@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -31,8 +32,9 @@ from gateway.mail.threads import thread_keys
 from gateway.memory import release_after_big, tune_allocator
 from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredMessage
 from gateway.store import CopyRecord, MessageIndex
+from gateway.workers import RecordBuilder
 
-__all__ = ["Sync", "build_record", "sent_grant"]
+__all__ = ["Sync", "build_record", "build_records", "sent_grant"]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,17 @@ def sent_grant(sender: str | None, *, catchall: str) -> frozenset[str]:
 def build_record(stored: StoredMessage, *, catchall: str, max_bytes: int) -> CopyRecord:
     """The index row for one mailbox copy: parse, match recipients, extract, key its copies. Pure."""
     return _build(stored, catchall=catchall, max_bytes=max_bytes, shared=None)[0]
+
+
+def build_records(stored: Sequence[StoredMessage], catchall: str, max_bytes: int) -> list[CopyRecord]:
+    """The index rows of these copies, in order; copies of one message next to each other share
+    one body parse and extraction. Pure (what a worker process runs: gateway/workers.py)."""
+    records = []
+    shared = None
+    for message in stored:
+        record, shared = _build(message, catchall=catchall, max_bytes=max_bytes, shared=shared)
+        records.append(record)
+    return records
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +151,17 @@ def _build(
 class Sync:
     """Keeps the index in step with one source."""
 
-    def __init__(self, source: MailSource, index: MessageIndex, *, catchall: str, max_bytes: int) -> None:
+    def __init__(
+        self,
+        source: MailSource,
+        index: MessageIndex,
+        *,
+        catchall: str,
+        max_bytes: int,
+        builder: RecordBuilder | None = None,
+    ) -> None:
         self._source = source
+        self._builder = builder
         self._index = index
         self._catchall = catchall
         self._max_bytes = max_bytes
@@ -238,6 +260,11 @@ class Sync:
             if self._costly_task is not None:
                 self._costly_task.cancel()
 
+    async def close(self) -> None:
+        """Stop the indexing workers, if any run (after `run` has ended)."""
+        if self._builder is not None:
+            await self._builder.close()
+
     async def _run(self) -> None:
         await self._try_catch_up()
         batch: asyncio.Task[Changes | None] | None = None
@@ -326,23 +353,40 @@ class Sync:
         (`settled` waits for them). A copy that cannot be read or built is logged and skipped
         (a catch-up, called for with backoff, tries it again); it never holds up the others.
         """
-        for start in range(0, len(ids), FETCH_BATCH):
-            batch = ids[start : start + FETCH_BATCH]
+        # Batches are read and built ahead (in parallel, when workers build them) and indexed
+        # in order: a rebuild indexes mail in the order it came, so threads join the same way.
+        ahead = 1 + (self._builder.workers if self._builder is not None else 0)
+        pending: deque[tuple[Sequence[str], asyncio.Task[list[CopyRecord]]]] = deque()
+        try:
+            for start in range(0, len(ids), FETCH_BATCH):
+                batch = ids[start : start + FETCH_BATCH]
+                pending.append((batch, asyncio.create_task(self._read(batch))))
+                if len(pending) > ahead:
+                    await self._add(await self._built(*pending.popleft()))
+            while pending:
+                await self._add(await self._built(*pending.popleft()))
+        finally:
+            for _, task in pending:
+                task.cancel()
+
+    async def _built(self, batch: Sequence[str], task: asyncio.Task[list[CopyRecord]]) -> list[CopyRecord]:
+        """The rows of `batch` (being read and built by `task`); if that failed, the copies are
+        built one by one and a copy that fails alone is skipped."""
+        try:
+            return await task
+        except Exception:
+            if len(batch) == 1 or not self._source.reachable:
+                raise
+        records = []
+        for one in batch:  # find the one that fails; keep the rest
             try:
-                records = await self._read(batch)
+                records += await self._read([one])
             except Exception:
-                if len(batch) == 1 or not self._source.reachable:
-                    raise
-                records = []
-                for one in batch:  # find the one that fails; keep the rest
-                    try:
-                        records += await self._read([one])
-                    except Exception:
-                        if not self._source.reachable:
-                            raise  # the mailbox went away: the reconcile after it returns
-                        log.exception("mailbox copy %s cannot be indexed; skipped", one)
-                        self._skipped()
-            await self._add(records)
+                if not self._source.reachable:
+                    raise  # the mailbox went away: the reconcile after it returns
+                log.exception("mailbox copy %s cannot be indexed; skipped", one)
+                self._skipped()
+        return records
 
     async def settled(self) -> None:
         """Return once the second lane has indexed (or given up) every costly copy handed to it.
@@ -387,17 +431,14 @@ class Sync:
                 self._costly.put_nowait((message.id, self._epoch))
         del stored
         self._start_lane()
+        if self._builder is not None and self._builder.wants(len(cheap)):
+            return await self._builder.build(cheap)  # under load: in a worker process
         if sum(len(m.raw) for m in cheap) > INLINE_BYTES:
             return await asyncio.to_thread(self._build_all, cheap)
         return self._build_all(cheap)
 
     def _build_all(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
-        records = []
-        shared = None
-        for message in stored:
-            record, shared = _build(message, catchall=self._catchall, max_bytes=self._max_bytes, shared=shared)
-            records.append(record)
-        return records
+        return build_records(stored, self._catchall, self._max_bytes)
 
     async def _costly_lane(self) -> None:
         """Index costly copies one at a time, off the event loop, beside the main lane.

@@ -70,10 +70,9 @@ def start_maildev(smtp_port: int, web_port: int) -> subprocess.Popen[bytes]:
         [
             node,
             str(maildev_entry()),
-            "--smtp", str(smtp_port), "--ip", "127.0.0.1",
-            "--web", str(web_port), "--web-ip", "127.0.0.1",
-            "--silent",
-        ],  # fmt: skip
+            *("--smtp", str(smtp_port), "--ip", "127.0.0.1"),
+            *("--web", str(web_port), "--web-ip", "127.0.0.1", "--silent"),
+        ]
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -199,8 +198,8 @@ def main() -> None:
                 rows.append(
                     (
                         f"ingest, {conns} connection{'s' if conns > 1 else ''}, msg/s (gateway / MailDev)",
-                        f"≥ {target:.1f} × MailDev",
-                        f"{ours:,.0f} / {theirs:,.0f} = {ours / theirs:.2f} ×",
+                        f"≥ {target:.1f}x MailDev",
+                        f"{ours:,.0f} / {theirs:,.0f} = {ours / theirs:.2f}x",
                     )
                 )
             rows.append(

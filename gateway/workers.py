@@ -17,9 +17,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,11 +38,26 @@ log = logging.getLogger(__name__)
 WARM_RATE: Final = 20
 """Copies built within the last second that start the pool. A worker takes ~0.7 s to start: until
 then the gateway process builds; a lone message never waits for a pool."""
+RETRY_START: Final = 60.0
+"""Seconds before another pool is started after one whose workers did not start."""
 IDLE_SECONDS: Final = 30.0
 """A pool with no work for this long is stopped: its processes' memory goes back."""
 
+_PR_SET_PDEATHSIG: Final = 1  # from linux/prctl.h
+
 Build = Callable[[Sequence[StoredMessage], str, int], list[CopyRecord]]
 """The pure function a worker runs: (copies, catch-all address, size limit) → their rows."""
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end with the gateway, even one killed by SIGKILL (Linux), never linger.
+
+    A worker blocked on its task queue would not notice: the queue's pipe stays open in itself.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the gateway died before the line above took effect
+        os._exit(0)
 
 
 class WorkerDied(Exception):
@@ -70,6 +87,7 @@ class RecordBuilder:
         self._clock = clock
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._ready = False  # a worker of the pool has started: batches go there
+        self._start_after = 0.0  # no new pool before this (after one that did not start)
         self._recent: deque[tuple[float, int]] = deque()  # (when, copies) over the last second
         self._recent_total = 0
         self._in_flight = 0
@@ -102,14 +120,19 @@ class RecordBuilder:
         self._recent_total += copies
         while self._recent and self._recent[0][0] < now - 1.0:
             self._recent_total -= self._recent.popleft()[1]
-        if self._pool is None and self._recent_total >= self._warm_rate:
+        if self._pool is None and self._recent_total >= self._warm_rate and now >= self._start_after:
             self._start()
+        if self._pool is not None:
+            self._last_used = now  # mail is coming: the pool is not idle
         return self._ready
 
     def _start(self) -> None:
         # Spawned, never forked: the gateway's threads and open sockets stay its own.
         pool = concurrent.futures.ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
         )
         self._pool, self._ready = pool, False
         self._last_used = self._clock()
@@ -118,9 +141,9 @@ class RecordBuilder:
         loop = asyncio.get_running_loop()
 
         def started(future: concurrent.futures.Future[int]) -> None:
-            if not future.cancelled() and future.exception() is None:
-                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                    loop.call_soon_threadsafe(self._started, pool)
+            ok = not future.cancelled() and future.exception() is None
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._started if ok else self._not_started, pool)
 
         for _ in range(self.workers):  # each one spawns a process (the stdlib starts them on demand)
             pool.submit(os.getpid).add_done_callback(started)
@@ -128,6 +151,13 @@ class RecordBuilder:
     def _started(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
         if self._pool is pool:
             self._ready = True
+
+    def _not_started(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._pool is pool and not self._ready:
+            # The gateway process goes on building; another try once RETRY_START has passed.
+            log.warning("the indexing worker processes did not start; indexing in the gateway process")
+            self._pool, self._start_after = None, self._clock() + RETRY_START
+            pool.shutdown(wait=False, cancel_futures=True)
 
     async def build(self, stored: Sequence[StoredMessage]) -> list[CopyRecord]:
         """The rows of these copies, built in a worker process of the pool (`wants` said it is ready)."""
@@ -156,8 +186,10 @@ class RecordBuilder:
     def _reap(self) -> None:
         self._reaper = None
         idle = self._clock() - self._last_used
-        if self._in_flight or idle < self._idle_seconds:
-            self._reaper = asyncio.get_running_loop().call_later(self._idle_seconds - idle, self._reap)
+        if self._in_flight or not self._ready or idle < self._idle_seconds:
+            # (a pool still starting is given a whole idle period more)
+            later = self._idle_seconds - idle if self._ready and idle < self._idle_seconds else self._idle_seconds
+            self._reaper = asyncio.get_running_loop().call_later(later, self._reap)
             return
         pool, self._pool, self._ready = self._pool, None, False
         if pool is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -158,3 +159,41 @@ async def test_a_worker_killed_during_a_rebuild_loses_nothing(
     assert sync.caught_up
     page = await store.index.count()
     assert page == len(ids)
+
+
+_PARENT = """
+import asyncio, sys
+from gateway.sync import build_records
+from gateway.workers import RecordBuilder
+
+async def main():
+    builder = RecordBuilder(build_records, catchall="c@w.test", max_bytes=1024, workers=2, warm_rate=1)
+    builder.wants(1)
+    while len(builder.worker_pids()) < 2 or not builder.wants(1):
+        await asyncio.sleep(0.01)
+    print(*builder.worker_pids(), flush=True)
+    await asyncio.sleep(3600)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+async def test_workers_end_with_a_gateway_killed_by_sigkill(tmp_path: Path) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(_PARENT)
+    parent = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parents[2]
+    )
+    assert parent.stdout is not None
+    async with asyncio.timeout(30):
+        line = await parent.stdout.readline()
+    pids = [int(pid) for pid in line.split()]
+    assert len(pids) == 2 and all(_alive(pid) for pid in pids)
+    parent.kill()
+    await parent.wait()
+    await _until(lambda: not any(_alive(pid) for pid in pids))
+
+
+def _alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and not _zombie(pid)

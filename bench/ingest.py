@@ -72,7 +72,7 @@ def start_maildev(smtp_port: int, web_port: int) -> subprocess.Popen[bytes]:
             str(maildev_entry()),
             *("--smtp", str(smtp_port), "--ip", "127.0.0.1"),
             *("--web", str(web_port), "--web-ip", "127.0.0.1", "--silent"),
-        ]
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -127,9 +127,7 @@ async def _connection(port: int, messages: Sequence[tuple[str, bytes]], acked: l
 
 def prepared(tag: str, count: int, rcpt: str) -> list[tuple[str, bytes]]:
     """`count` messages to `rcpt`, each with the SMTP end-of-data marker; subjects `ingest {tag}-{i}`."""
-    return [
-        (rcpt, BODY.format(rcpt=rcpt, tag=f"{tag}-{i}", code=100000 + i).encode() + b".\r\n") for i in range(count)
-    ]
+    return [(rcpt, BODY.format(rcpt=rcpt, tag=f"{tag}-{i}", code=100000 + i).encode() + b".\r\n") for i in range(count)]
 
 
 def burst(port: int, messages: list[tuple[str, bytes]], connections: int) -> tuple[float, float]:
@@ -222,9 +220,7 @@ def main() -> None:
                 proc.wait(timeout=30)
 
 
-def indexed_after(
-    reader: httpx.Client, rcpt: str, tag: str, count: int, last_ack: float
-) -> tuple[float, str | None]:
+def indexed_after(reader: httpx.Client, rcpt: str, tag: str, count: int, last_ack: float) -> tuple[float, str | None]:
     """Seconds from the burst's last 250 until its last message is listed; a problem, if any is lost or doubled."""
     url = f"/v1/identities/{rcpt}/messages"
     want = {f"ingest {tag}-{i}" for i in range(count)}

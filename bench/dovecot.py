@@ -269,6 +269,7 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--backlog", type=int, default=10_000)
     parser.add_argument("--waiters", type=int, default=1000)
+    parser.add_argument("--only", choices=["backlog"], help="run only this part (the catch-up)")
     args = parser.parse_args()
 
     ensure_installed()
@@ -276,6 +277,10 @@ def main() -> None:
     stack.start()
     try:
         rows = []
+        if args.only == "backlog":
+            seconds, rate = backlog(stack, args.backlog)
+            print(f"catch-up of {args.backlog} messages already in the mailbox: {seconds:.1f} s, {rate:.0f} msg/s")
+            return
         for push in (True, False):
             samples, woken = latency(stack, args.messages, push=push)
             label = "push + IDLE + heartbeat" if push else "IDLE + heartbeat (no push)"

@@ -25,7 +25,7 @@ from typing import Final
 from gateway.mail.extract import extract_with_text
 from gateway.mail.keys import message_key_of
 from gateway.mail.models import Code, Link
-from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_message, raw_headers
+from gateway.mail.parse import MAX_MIME_DEPTH, ParsedBody, parse_body, parse_with_headers
 from gateway.mail.recipients import granted_addresses
 from gateway.mail.search import SearchFields, search_fields
 from gateway.mail.threads import thread_keys
@@ -110,7 +110,7 @@ def _build(
     body = shared.body if shared is not None else None
     if body is None or not body.serves(stored.raw, max_bytes=max_bytes, max_depth=MAX_MIME_DEPTH):
         body = parse_body(stored.raw, max_bytes=max_bytes)
-    parsed = parse_message(stored.raw, max_bytes=max_bytes, body=body)
+    parsed, fields = parse_with_headers(stored.raw, max_bytes=max_bytes, body=body)
     if shared is not None and shared.body is body and shared.subject == parsed.subject:
         extracted = shared.extracted  # extraction reads only the subject, the text and the HTML
         rendered = shared.rendered
@@ -128,7 +128,7 @@ def _build(
     if stored.sent:
         grants = sent_grant(parsed.from_address, catchall=catchall)
     else:
-        grants = granted_addresses(raw_headers(stored.raw), catchall=catchall)
+        grants = granted_addresses(fields, catchall=catchall)  # the very fields raw_headers reads
     record = CopyRecord(
         copy_id=stored.id,
         received_ts=stored.received_ts,

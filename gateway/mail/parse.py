@@ -22,9 +22,11 @@ Content-* and MIME-Version fields found under this rule, then the body.
 
 from __future__ import annotations
 
+import base64
 import binascii
 import dataclasses
 import hashlib
+import quopri
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -57,6 +59,7 @@ __all__ = [
     "mime_view",
     "parse_body",
     "parse_message",
+    "parse_with_headers",
     "raw_headers",
 ]
 
@@ -103,6 +106,9 @@ _MAX_CONTENT_FIELD_CHARS: Final = 8192
 _MAX_CONTENT_PARAMS: Final = 64
 
 _FIELD_NAME: Final = re.compile(rb"[\x21-\x39\x3b-\x7e]+")  # RFC 5322 ftext: printable, no ":"
+# A field's name, the blanks before its colon, and the colon: what _field_line finds in a line
+# that starts with no BOM (ftext holds no ":", so this colon is the line's first).
+_FIELD_START: Final = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")
 _ENCODED_WORD: Final = re.compile(r"=\?([^?\s]+)\?([bBqQ])\?([^?\s]*)\?=")  # RFC 2047
 _NOT_BASE64: Final = re.compile(r"[^A-Za-z0-9+/]")
 _BRACKETED_ID: Final = re.compile(r"<([\x21-\x3b\x3d\x3f-\x7e]+)>")  # printable, no "<" ">"
@@ -148,6 +154,17 @@ def parse_message(
     ``body`` is the :func:`parse_body` of another copy of this message: used instead of
     parsing the body again when it serves this copy (see :meth:`ParsedBody.serves`).
     """
+    return parse_with_headers(raw, max_bytes=max_bytes, max_depth=max_depth, body=body)[0]
+
+
+def parse_with_headers(
+    raw: bytes,
+    *,
+    max_bytes: int = MAX_MESSAGE_BYTES,
+    max_depth: int = MAX_MIME_DEPTH,
+    body: ParsedBody | None = None,
+) -> tuple[ParsedMessage, list[tuple[str, str]]]:
+    """:func:`parse_message` and :func:`raw_headers` of one copy, its header block read once for both."""
     read = _read_headers(raw, max_bytes=MAX_HEADER_BYTES, max_fields=MAX_HEADER_FIELDS)
     fields = read.fields
     first = _first_values(fields)
@@ -156,7 +173,7 @@ def parse_message(
 
     from_value = first.get("from", "")
     from_addresses = addresses_in(from_value)
-    return ParsedMessage(
+    parsed = ParsedMessage(
         message_id=_message_id(first.get("message-id", "")),
         from_header=_display_text(from_value),
         from_address=from_addresses[0] if from_addresses else None,
@@ -172,6 +189,7 @@ def parse_message(
         truncated=read.truncated or body.truncated,
         skipped_header_lines=read.skipped,
     )
+    return parsed, fields
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -258,8 +276,10 @@ def mime_view(raw: bytes) -> bytes:
 
 
 def _parse_body(
-    raw: bytes, *, max_bytes: int, max_depth: int, want: str | None
+    raw: bytes, *, max_bytes: int, max_depth: int, want: str | None, simple: bool = True
 ) -> tuple[ParsedBody, AttachmentContent | None]:
+    """The body and the attachment ``want``; ``simple`` lets a single text part skip the stdlib
+    parser (:func:`_simple_text`: the same result, read directly; tests turn it off to compare)."""
     header_end, body_start = _header_bounds(raw)
     structure = _structure_fields(raw, header_end)
     mime_input = structure + raw[body_start:]
@@ -267,6 +287,21 @@ def _parse_body(
     if len(mime_input) > max_bytes:
         mime_input = mime_input[:max_bytes]
         truncated = True
+    elif simple and want is None:
+        text = _simple_text(structure, mime_input, body_start=len(structure))
+        if text is not None:
+            content_type, decoded = text
+            return ParsedBody(
+                text=decoded.replace("\r\n", "\n") if content_type == "text/plain" else "",
+                html=decoded if content_type == "text/html" else None,
+                attachments=(),
+                truncated=False,
+                sha256=hashlib.sha256(memoryview(raw)[body_start:]).hexdigest(),
+                structure=structure,
+                source=raw,
+                body_start=body_start,
+                limits=(max_bytes, max_depth),
+            ), None
     root, cut, fed = _parse_mime(mime_input)
     del mime_input  # the tree holds what it needs; a big input need not live on
     body = _Body(truncated=truncated or cut, want=want)
@@ -356,21 +391,27 @@ def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> _Headers:
     full = False
     skipped = 0
     for line in block.split(b"\n"):
-        line = line.removesuffix(b"\r")
-        if line[:1] in (b" ", b"\t"):
+        if line[-1:] == b"\r":
+            line = line[:-1]
+        first = line[:1]
+        if first == b" " or first == b"\t":
             # A continuation (RFC 5322 section 2.2.3); one of a skipped line is skipped too.
             if current is not None:
                 current.append(line.strip(b" \t"))
             else:
                 skipped += 1
             continue
-        found = _field_line(line)
-        if found is None:
-            current = None
-            # An empty line here is the end of a block without a body (or a lone BOM there).
-            skipped += line not in (b"", _BOM)
-            continue
-        name, value = found
+        start = _FIELD_START.match(line)  # the common line, read as _field_line reads it
+        if start is not None:
+            name, value = start[1], line[start.end() :]
+        else:
+            found = _field_line(line)  # a BOM before the name, or no field at all
+            if found is None:
+                current = None
+                # An empty line here is the end of a block without a body (or a lone BOM there).
+                skipped += line not in (b"", _BOM)
+                continue
+            name, value = found
         if len(fields) >= max_fields:
             full = True
             break
@@ -382,7 +423,10 @@ def _read_headers(raw: bytes, *, max_bytes: int, max_fields: int) -> _Headers:
         fields.pop()
 
     decoded = [
-        (name.decode("ascii"), b" ".join(part for part in parts if part).decode("utf-8", "replace"))
+        (
+            name.decode("ascii"),
+            (parts[0] if len(parts) == 1 else b" ".join(part for part in parts if part)).decode("utf-8", "replace"),
+        )
         for name, parts in fields
     ]
     return _Headers(decoded, cut or full, skipped)
@@ -407,6 +451,8 @@ def _addresses_of(fields: list[tuple[str, str]], name: str) -> tuple[str, ...]:
 
 def _display_text(value: str) -> str:
     """A header value as a reader should see it: encoded words decoded, no control characters."""
+    if value.isascii() and value.isprintable() and "=?" not in value:
+        return value.strip()  # nothing to decode, clean or drop (str.translate is slow)
     return _clean(_decode_words(value)).translate(_CONTROLS).strip()
 
 
@@ -589,6 +635,89 @@ def _structure_fields(raw: bytes, header_end: int) -> bytes:
         if field_match is not None:
             fields.append(field_match[1] + field_match[2].removesuffix(b"\r") + b"\r\n")
     return b"".join(fields) + b"\r\n"
+
+
+# --- a single text part, read without the stdlib parser ----------------------------------------
+#
+# Most mail a rebuild reads is one text/plain or text/html part, and the stdlib parser, its part
+# objects and their parameter parsing cost more than everything else the parse does. When the
+# structure fields are simple enough that what the parser and the accessors above would make of
+# them is certain, the body is read here directly; anything else goes to the parser.
+
+# The structure fields (as _structure_fields writes them) each on one line of printable ASCII.
+_SIMPLE_STRUCTURE: Final = re.compile(rb"(?:[A-Za-z][A-Za-z0-9-]*:[\x20-\x7e\t]{0,998}\r\n){0,32}\r\n")
+# One such field, its value without the blanks after the colon (as Compat32 stores it).
+_SIMPLE_FIELD: Final = re.compile(rb"([A-Za-z][A-Za-z0-9-]*):[ \t]*([\x20-\x7e\t]*)\r\n")
+# Content-Type parameters after the type, at most 8, each ``name=token`` or ``name="text"``: with
+# no ";", quote, backslash or angle bracket in a value and no "*" in a name (RFC 2231), the
+# stdlib's parameter parser splits at each ";" and returns each value without its quotes.
+_SIMPLE_PARAM: Final = r'[ \t]*([A-Za-z0-9_.-]+)[ \t]*=[ \t]*(?:"([^"\\;<>]*)"|([^\s";\\<>]+))[ \t]*'
+_SIMPLE_PARAMS: Final = re.compile(f"(?:;{_SIMPLE_PARAM}){{0,8}}")
+_SIMPLE_PARAM_AT: Final = re.compile(f";{_SIMPLE_PARAM}")
+_SIMPLE_TYPES: Final = frozenset({"text/plain", "text/html"})
+
+
+def _simple_text(structure: bytes, data: bytes, *, body_start: int) -> tuple[str, str] | None:
+    """(content type, decoded text) of ``data`` (``structure`` then the body at ``body_start``)
+    when it is one text/plain or text/html part that is no attachment, read exactly as the
+    stdlib parser and :func:`_read_parts` would read it; None when that is not certain.
+
+    Certain means: simple structure fields (one line of printable ASCII each; no
+    Content-Disposition, no ``name`` parameter), a transfer encoding decoded here as the stdlib
+    does (none, 7bit, 8bit, binary or unknown: the bytes; quoted-printable; base64 that decodes
+    strictly), and an input the parse budget would not cut (counted as if all were fed at once).
+    """
+    if not _SIMPLE_STRUCTURE.fullmatch(structure):
+        return None
+    content_type: str | None = None
+    encoding: str | None = None
+    fields = 0
+    for name, value in _SIMPLE_FIELD.findall(structure):
+        fields += 1
+        lowered = name.lower()
+        # Message.get returns the first field of a name: the first one counts here too.
+        if lowered == b"content-type" and content_type is None:
+            content_type = value.decode("ascii")
+        elif lowered == b"content-transfer-encoding" and encoding is None:
+            encoding = value.decode("ascii").lower()
+        elif lowered == b"content-disposition":
+            return None  # may make it an attachment, or name it
+    charset = None
+    if content_type is not None:
+        kind = content_type.partition(";")[0]
+        main = kind.strip().lower()
+        if main.count("/") != 1:
+            main = "text/plain"  # the stdlib's reading of a type it cannot read (RFC 2045 section 5.2)
+        if '"' in kind or not _SIMPLE_PARAMS.fullmatch(content_type, len(kind)):
+            return None  # a quote before the first ";" changes where the stdlib splits
+        for param in _SIMPLE_PARAM_AT.finditer(content_type, len(kind)):
+            pname = param[1].lower()
+            if pname == "name":
+                return None  # a named part is an attachment
+            if pname == "charset" and charset is None:
+                charset = param[2] if param[2] is not None else param[3]
+    else:
+        main = "text/plain"
+    if main not in _SIMPLE_TYPES:
+        return None
+    lines = data.count(b"\n") + data.count(b"\r")
+    nesting = data.lower().count(b"boundary")
+    if lines * (_LINE_WORK + nesting) + fields * _FIELD_WORK + 2 * _PART_WORK > _MAX_PARSE_WORK:
+        return None
+    payload = data[body_start:]
+    if encoding == "quoted-printable":
+        payload = quopri.decodestring(payload)
+    elif encoding == "base64":
+        letters = b"".join(payload.splitlines())
+        try:
+            payload = base64.b64decode(
+                letters + b"==="[: 4 - len(letters) % 4] if len(letters) % 4 else letters, validate=True
+            )
+        except binascii.Error:
+            return None  # the stdlib's lenient second try: left to it
+    elif encoding in ("x-uuencode", "uuencode", "uue", "x-uue"):
+        return None
+    return main, _decode_bytes(payload, charset)
 
 
 def _parse_mime(data: bytes) -> tuple[Message | None, bool, int]:

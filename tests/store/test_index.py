@@ -315,6 +315,21 @@ async def test_adding_twice_is_harmless(store: Store, people: tuple[Identity, Id
     assert await store.index.count() == 1 and await store.index.known_ids() == {"m1"}
 
 
+async def test_a_batch_keeps_the_first_of_each_copy_in_its_order(
+    store: Store, people: tuple[Identity, Identity]
+) -> None:
+    a, b = people
+    await store.index.add([record("m0", 0, {A})])
+    # More copies than one statement inserts, one of them twice, one indexed already.
+    batch = [record(f"m{i}", i, {A}) for i in range(1, 100)]
+    batch.insert(60, record("m10", 10, {B}, subject="the second of m10"))
+    batch.insert(20, record("m0", 0, {B}))
+    await store.index.add(batch)
+    assert await ids(store, a, limit=200) == [f"m{i}" for i in reversed(range(100))]
+    assert await ids(store, b) == []
+    assert (await store.index.visible(a, "m10", ALL)) is not None
+
+
 async def test_removed_copy_stays_a_cursor_for_its_addresses(store: Store, people: tuple[Identity, Identity]) -> None:
     a, _ = people
     await store.index.add([record(f"m{i}", float(i), {A}) for i in range(1, 5)])

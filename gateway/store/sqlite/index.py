@@ -108,6 +108,7 @@ class SqliteIndex:
     async def add(self, records: Sequence[CopyRecord]) -> None:
         if not records:
             return
+        items = [thread_input(r) for r in records]
         rows = [
             (
                 (
@@ -124,7 +125,7 @@ class SqliteIndex:
                     encode_json(r.links),
                     encode_json(sorted(r.grants)),
                     r.direction,
-                    encode_json(thread_input(r).participants),
+                    encode_json(item.participants),
                     len(r.thread.references) if r.thread is not None else 0,
                     encode_json(r.search.from_keys if r.search else ()),
                     encode_json(r.search.to_keys if r.search else ()),
@@ -133,29 +134,37 @@ class SqliteIndex:
                     r.search.attachments if r.search else 0,
                 ),
                 r,
+                item,
                 _searchable(r.search.text if r.search else ""),
             )
-            for r in records
+            for r, item in zip(records, items, strict=True)
         ]
 
         def add(conn: sqlite3.Connection) -> None:
             # One connection, one writer at a time (BEGIN IMMEDIATE): seq order is commit order.
             with transaction(conn):
-                for copy, r, text in rows:
-                    cur = conn.execute(
-                        "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json,"
-                        " subject, from_fold, subject_fold, message_key, codes_json, links_json, grants_json,"
-                        " direction, participants_json, depth, from_keys, to_keys, subject_search, filenames,"
-                        " attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        copy,
+                # Copies first, a chunk a statement (fewer round trips): seq follows the rows'
+                # order as one insert each would, and granting reads no copy row.
+                seqs: dict[str, int] = {}
+                for at in range(0, len(rows), _ROWS_PER_INSERT):
+                    chunk = rows[at : at + _ROWS_PER_INSERT]
+                    seqs.update(
+                        (str(copy_id), int(seq))
+                        for seq, copy_id in conn.execute(
+                            _INSERT_COPIES + ", ".join([_COPY_VALUES] * len(chunk)) + " RETURNING seq, copy_id",
+                            [value for copy, *_ in chunk for value in copy],
+                        ).fetchall()
                     )
-                    if cur.rowcount == 0:
-                        continue
-                    seq = cur.lastrowid
-                    assert seq is not None
-                    if text:
-                        conn.execute("INSERT INTO idx.search (rowid, text) VALUES (?, ?)", (seq, text))
-                    item = thread_input(r)
+                added = []
+                for _, r, item, text in rows:
+                    seq = seqs.pop(r.copy_id, None)  # None: indexed already, or twice in this batch
+                    if seq is not None:
+                        added.append((seq, r, item, text))
+                conn.executemany(
+                    "INSERT INTO idx.search (rowid, text) VALUES (?, ?)",
+                    [(seq, text) for seq, _, _, text in added if text],
+                )
+                for seq, r, item, _ in added:
                     for address in sorted(r.grants):
                         _grant(conn, address, r, seq, item)
 
@@ -431,6 +440,15 @@ class SqliteIndex:
         return await self._db.run(copies)
 
 
+_INSERT_COPIES: Final = (
+    "INSERT OR IGNORE INTO idx.copies (copy_id, received_at, size, from_header, to_json, subject, from_fold,"
+    " subject_fold, message_key, codes_json, links_json, grants_json, direction, participants_json, depth,"
+    " from_keys, to_keys, subject_search, filenames, attachments) VALUES "
+)
+_COPY_VALUES: Final = "(" + ", ".join(["?"] * 20) + ")"
+_ROWS_PER_INSERT: Final = 40  # 800 parameters a statement: under any SQLite's limit (999 before 3.32)
+
+
 def _position(row: Sequence[object]) -> GrantPosition:
     return GrantPosition(
         int(cast(int, row[0])), str(row[1]), str(row[2]), cast(Literal["received", "sent"], str(row[3]))
@@ -480,6 +498,21 @@ def _grant(conn: sqlite3.Connection, address: str, r: CopyRecord, seq: int, item
         "INSERT OR IGNORE INTO idx.thread_refs (address, ref, thread_id) VALUES (?, ?, ?)",
         [(address, ref, thread_id) for ref in item.chain],
     )
+    fresh = conn.execute(
+        "INSERT INTO idx.threads (address, thread_id, subject, subject_norm, last_ts, last_seq, participants_json)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (address, thread_id) DO NOTHING",
+        (
+            address,
+            thread_id,
+            item.subject,
+            item.subject_norm,
+            r.received_ts,
+            seq,
+            merged_participants(None, item.participants),
+        ),
+    )
+    if fresh.rowcount:
+        return  # a new thread (the common case in a rebuild): what the upsert below would have written
     row = conn.execute(
         "SELECT participants_json FROM idx.threads WHERE address = ? AND thread_id = ?", (address, thread_id)
     ).fetchone()

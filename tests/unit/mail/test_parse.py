@@ -627,5 +627,6 @@ def test_public_names() -> None:
         "mime_view",
         "parse_body",
         "parse_message",
+        "parse_with_headers",
         "raw_headers",
     }

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import re
+import unicodedata
 from datetime import datetime
 from email.message import EmailMessage
 
@@ -11,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gateway.errors import InvalidInput, InvalidQuery
+from gateway.mail import search
 from gateway.mail.models import Attachment
 from gateway.mail.parse import parse_message
 from gateway.mail.search import (
@@ -188,6 +191,17 @@ def test_fold_is_idempotent_and_framed(raw: str) -> None:
     once = fold(raw)
     assert fold(once) == once
     assert once == "" or (once.startswith(" ") and once.endswith(" ") and "  " not in once)
+
+
+_MIXED = st.text(st.sampled_from("ab 1_-.\u00e9\u4e2d\u6587\u9a8c\u8bc1\u30d1\uc778\uff21\u3000\n"), max_size=60)
+
+
+@given(st.one_of(st.text(max_size=200), _MIXED))
+def test_fold_makes_each_cjk_character_a_word(raw: str) -> None:
+    # The reading it must equal: every CJK character spaced on its own, then the words.
+    spaced = search._CJK.sub(r" \g<0> ", unicodedata.normalize("NFKC", raw).casefold())
+    words = re.findall(r"[^\W_]+", spaced)
+    assert fold(raw) == ("" if not words else " " + " ".join(words) + " ")
 
 
 def test_fold_is_capped_at_a_word_boundary() -> None:

@@ -12,6 +12,8 @@ here starts with a literal or has bounded repetition, so none rescans text from 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from itertools import islice
 from typing import Final, Literal, NamedTuple
 
 __all__ = ["Cost", "parse_cost"]
@@ -21,10 +23,13 @@ def _words(block: str) -> frozenset[str]:
     return frozenset(block.split())
 
 
+_Bound = Literal["attributes", "depth", "formatting", "tags"]
+
+
 class Cost(NamedTuple):
     """A bound the mark-up passes, and the offset of the tag where it does (what precedes is cheap)."""
 
-    bound: Literal["attributes", "depth", "formatting", "tags"]
+    bound: _Bound
     at: int
 
 
@@ -53,6 +58,19 @@ _INLINE: Final = _words(
 )
 _ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
+# What the scan needs to know of a tag name, in one lookup (bits of _KINDS' values).
+_FORMATTING_KIND, _TABLE_KIND, _CELL_KIND, _INLINE_KIND, _FLAT_KIND = 1, 2, 4, 8, 16
+_KINDS: Final = {
+    name: (
+        _FORMATTING_KIND * (name in _FORMATTING)
+        | _TABLE_KIND * (name in _TABLE_PARTS)
+        | _CELL_KIND * (name in _CELLS)
+        | _INLINE_KIND * (name in _INLINE)
+        | _FLAT_KIND * (name in _FLAT or name in _TABLE_PARTS)
+    )
+    for name in _FORMATTING | _TABLE_PARTS | _INLINE | _FLAT
+}
+
 
 class _Formatting:
     """The active formatting elements since the last table cell (a marker), as :func:`parse_cost` counts them."""
@@ -74,6 +92,7 @@ def parse_cost(
     max_recreated: int,
     max_attributes: int,
     max_tags: int | None = None,
+    lowered: str | None = None,
 ) -> Cost | None:
     """The first parsing bound ``html`` passes, and where, by one linear scan; None when it passes none.
 
@@ -89,26 +108,59 @@ def parse_cost(
       its end tag removes one, a block boundary takes them all off the stack, and the next
       text or inline element re-creates every entry off the stack. Table cells start afresh.
     - Tags, against `max_tags` when given.
+
+    ``lowered``: ``html.lower()``, when the caller has it and it is as long as ``html``.
     """
+    if lowered is None:
+        lowered = html.lower()
+    if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
+        lowered = html.translate(_ASCII_LOWER)
+    tags = lowered.count("<")  # at least as many as the scan finds
+    scanned: Iterable[tuple[str, str, str, str]]
+    if tags <= _LISTED_TAGS:
+        scanned = _SCANNED_TAG.findall(lowered)  # one C call: tuples, no match objects
+    else:
+        scanned = (match.groups() for match in _SCANNED_TAG.finditer(lowered))
+    if max_tags is not None and tags > max_tags:
+        scanned = islice(scanned, max_tags + 1)
+    found = _scan(scanned, max_depth, max_recreated, max_attributes, max_tags)
+    if found is None:
+        return None
+    bound, index = found
+    if index < 0:
+        return Cost(bound, len(html))
+    # Only a bound passed needs an offset: the scan is run again up to that tag.
+    return Cost(bound, next(islice(_SCANNED_TAG.finditer(lowered), index, None)).start())
+
+
+_LISTED_TAGS: Final = 50_000  # up to this many tags, the scan's tuples are built in one list
+
+
+def _scan(
+    scanned: Iterable[tuple[str, str, str, str]],
+    max_depth: int,
+    max_recreated: int,
+    max_attributes: int,
+    max_tags: int | None,
+) -> tuple[_Bound, int] | None:
+    """The bound the scanned tags pass and the index of the tag where (-1: past the end), or None."""
     open_tags: list[str] = []
     table_at: list[int] = []  # where in open_tags each open <table> is
     levels = [_Formatting(tables=0)]
+    top = levels[0]
     recreated = 0
-    lowered = html.lower()
-    if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
-        lowered = html.translate(_ASCII_LOWER)
-    for count, match in enumerate(_SCANNED_TAG.finditer(lowered)):
-        at = match.start()
+    long_attributes = 2 * max_attributes
+    kinds = _KINDS
+    for count, (closing, name, attributes, text) in enumerate(scanned):
         if max_tags is not None and count >= max_tags:
-            return Cost("tags", at)
-        closing, name, attributes, text = match.groups()
+            return "tags", count
         if (
-            len(attributes) > 2 * max_attributes
+            len(attributes) > long_attributes
             and len(_BETWEEN_ATTRIBUTES.split(_QUOTED.sub("", attributes))) > max_attributes
         ):
-            return Cost("attributes", at)
-        top = levels[-1]
-        if name in _FORMATTING:
+            return "attributes", count
+        kind = kinds.get(name, 0)
+        if kind & _FORMATTING_KIND:
             if not closing:
                 recreated += top.off_stack
                 top.off_stack = 0
@@ -123,7 +175,7 @@ def parse_cost(
                     top.keys[key] -= 1
                     top.size -= len(key) + _ELEMENT_CHARS
                     top.off_stack = min(top.off_stack, top.size)
-        elif name in _TABLE_PARTS:
+        elif kind & _TABLE_KIND:
             if name == "table":
                 if closing:
                     if table_at:
@@ -138,26 +190,26 @@ def parse_cost(
                 # Leaving a cell drops its formatting; </table> leaves the cells of that table.
                 while len(levels) > 1 and levels[-1].tables > tables - (name != "table"):
                     levels.pop()
-                if name in _CELLS and not closing and tables:
+                if kind & _CELL_KIND and not closing and tables:
                     levels.append(_Formatting(tables))
-            levels[-1].off_stack = levels[-1].size
-        elif closing or name not in _INLINE:
+            top = levels[-1]
+            top.off_stack = top.size
+        elif closing or not kind & _INLINE_KIND:
             top.off_stack = top.size  # a block (or an end tag) may close what was opened in it
         else:
             recreated += top.off_stack
             top.off_stack = 0
-        top = levels[-1]
         if text and top.off_stack:  # even white space re-creates what is off the stack
             recreated += top.off_stack
             top.off_stack = 0
         if recreated > max_recreated:
-            return Cost("formatting", at)
-        if name in _FLAT or name in _TABLE_PARTS:  # table parts were counted above
+            return "formatting", count
+        if kind & _FLAT_KIND:  # table parts were counted above
             continue
         if not closing:
             open_tags.append(name)
             if len(open_tags) > max_depth:
-                return Cost("depth", at)
+                return "depth", count
         elif open_tags and open_tags[-1] == name:
             open_tags.pop()
         else:
@@ -169,4 +221,4 @@ def parse_cost(
                     while table_at and table_at[-1] >= back:
                         table_at.pop()
                     break
-    return Cost("formatting", len(html)) if recreated > max_recreated else None
+    return ("formatting", -1) if recreated > max_recreated else None

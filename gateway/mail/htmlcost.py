@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Final, Literal, NamedTuple
 
-__all__ = ["Cost", "parse_cost"]
+__all__ = ["Cost", "lowercase", "parse_cost"]
 
 
 def _words(block: str) -> frozenset[str]:
@@ -109,14 +109,14 @@ def parse_cost(
       text or inline element re-creates every entry off the stack. Table cells start afresh.
     - Tags, against `max_tags` when given.
 
-    ``lowered``: ``html.lower()``, when the caller has it and it is as long as ``html``.
+    ``lowered``: ``html.lower()`` (or :func:`lowercase` of it), when the caller has it.
     """
     if lowered is None:
-        lowered = html.lower()
+        lowered = lowercase(html)
     if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
         lowered = html.translate(_ASCII_LOWER)
     tags = lowered.count("<")  # at least as many as the scan finds
-    scanned: Iterable[tuple[str, str, str, str]]
+    scanned: Iterable[tuple[str, ...]]
     if tags <= _LISTED_TAGS:
         scanned = _SCANNED_TAG.findall(lowered)  # one C call: tuples, no match objects
     else:
@@ -133,11 +133,29 @@ def parse_cost(
     return Cost(bound, next(islice(_SCANNED_TAG.finditer(lowered), index, None)).start())
 
 
+_LATIN1_LOWER: Final = bytes(ord(chr(code).lower()) for code in range(256))  # each stays one Latin-1 character
+
+
+def lowercase(text: str) -> str:
+    """``text.lower()``, several times faster for Latin-1 text (German, French, Spanish mail).
+
+    ``str.lower`` looks each non-ASCII character up in the Unicode database (~7 ns each); a
+    Latin-1 text is lowered by one byte table instead, with the same result.
+    """
+    if text.isascii():
+        return text.lower()
+    try:
+        latin1 = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.lower()
+    return latin1.translate(_LATIN1_LOWER).decode("latin-1")
+
+
 _LISTED_TAGS: Final = 50_000  # up to this many tags, the scan's tuples are built in one list
 
 
 def _scan(
-    scanned: Iterable[tuple[str, str, str, str]],
+    scanned: Iterable[tuple[str, ...]],
     max_depth: int,
     max_recreated: int,
     max_attributes: int,

@@ -41,9 +41,10 @@ _FLAT: Final = _words(
 )
 _END_TAG_REACH: Final = 16
 
-# A tag, its attributes whole (quoted values may hold "<" and ">"), and the text after it. The
-# pattern starts with "<": one that started with the text would rescan it from every position.
-_SCANNED_TAG: Final = re.compile(r"""<(/?)([a-z][^\s/>]{0,40})((?:[^<>"']++|"[^"]*+"|'[^']*+')*+)>?([^<]*+)""")
+# A tag, its attributes whole (quoted values may hold "<" and ">"), and the text after it (of
+# which only the first character is kept: whether there is any). The pattern starts with "<":
+# one that started with the text would rescan it from every position.
+_SCANNED_TAG: Final = re.compile(r"""<(/?)([a-z][^\s/>]{0,40})((?:[^<>"']++|"[^"]*+"|'[^']*+')*+)>?([^<])?[^<]*+""")
 _FORMATTING: Final = _words("a b big code em font i nobr s small strike strong tt u")
 _ELEMENT_CHARS: Final = 8  # "<", ">" and the end tag around a re-created element's name and attributes
 _NOAHS_ARK: Final = 3  # entries alike (same start tag) kept in the list of active formatting elements
@@ -121,7 +122,9 @@ def parse_cost(
         scanned = _SCANNED_TAG.findall(lowered)  # one C call: tuples, no match objects
     else:
         scanned = (match.groups() for match in _SCANNED_TAG.finditer(lowered))
-    if max_tags is not None and tags > max_tags:
+    if max_tags is not None and tags <= max_tags:
+        max_tags = None  # the bound cannot be passed: the scan need not count
+    if max_tags is not None:
         scanned = islice(scanned, max_tags + 1)
     found = _scan(scanned, max_depth, max_recreated, max_attributes, max_tags)
     if found is None:

@@ -12,7 +12,7 @@ here starts with a literal or has bounded repetition, so none rescans text from 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Final, Literal, NamedTuple
 
@@ -116,24 +116,32 @@ def parse_cost(
         lowered = lowercase(html)
     if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
         lowered = html.translate(_ASCII_LOWER)
-    tags = lowered.count("<")  # at least as many as the scan finds
-    scanned: Iterable[tuple[str, ...]]
-    if tags <= _LISTED_TAGS:
-        scanned = _SCANNED_TAG.findall(lowered)  # one C call: tuples, no match objects
-    else:
-        scanned = (match.groups() for match in _SCANNED_TAG.finditer(lowered))
-    if max_tags is not None and tags <= max_tags:
-        max_tags = None  # the bound cannot be passed: the scan need not count
+    if len(lowered) <= _LISTED_CHARS and (max_tags is None or len(lowered) <= max_tags):
+        # Mail-sized mark-up, with fewer characters (so tags) than max_tags: one C call lists
+        # the tags as tuples, and only a bound passed needs the scan again, for the offset.
+        found = _scan(_SCANNED_TAG.findall(lowered), max_depth, max_recreated, max_attributes, None)
+        if found is None:
+            return None
+        bound, index = found
+        at = next(islice(_SCANNED_TAG.finditer(lowered), index, None)).start() if index >= 0 else len(html)
+        return Cost(bound, at)
+    last: list[re.Match[str] | None] = [None]  # the match the scan read last: where a bound is passed
+    scanned: Iterable[tuple[str, ...]] = _remembered(_SCANNED_TAG.finditer(lowered), last)
     if max_tags is not None:
         scanned = islice(scanned, max_tags + 1)
     found = _scan(scanned, max_depth, max_recreated, max_attributes, max_tags)
     if found is None:
         return None
     bound, index = found
-    if index < 0:
-        return Cost(bound, len(html))
-    # Only a bound passed needs an offset: the scan is run again up to that tag.
-    return Cost(bound, next(islice(_SCANNED_TAG.finditer(lowered), index, None)).start())
+    match = last[0]
+    return Cost(bound, match.start() if index >= 0 and match is not None else len(html))
+
+
+def _remembered(matches: Iterable[re.Match[str]], last: list[re.Match[str] | None]) -> Iterator[tuple[str, ...]]:
+    """The groups of each match, the match kept in ``last[0]``."""
+    for match in matches:
+        last[0] = match
+        yield match.groups()
 
 
 _LATIN1_LOWER: Final = bytes(ord(chr(code).lower()) for code in range(256))  # each stays one Latin-1 character
@@ -154,7 +162,7 @@ def lowercase(text: str) -> str:
     return latin1.translate(_LATIN1_LOWER).decode("latin-1")
 
 
-_LISTED_TAGS: Final = 50_000  # up to this many tags, the scan's tuples are built in one list
+_LISTED_CHARS: Final = 50_000  # mark-up this long (a few thousand tags at most) is listed in one call
 
 
 def _scan(

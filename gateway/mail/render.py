@@ -103,10 +103,11 @@ def visible_text(html: str) -> str:
 def render(html: str) -> Rendered:
     """Render ``html`` to visible text, its links and its emphasized texts; never raises."""
     html = _without_comments(_without_head(html[:MAX_HTML_CHARS]))
-    # Lowered once for the bounds and the marks ("İ" aside: its lower case is two characters).
-    lowered = lowercase(html) if "\u0130" not in html else None
+    # Lowered once for the bounds and the marks, unless "İ" (its lower case is two characters
+    # long) makes the copy longer, or the bounds cut the mark-up.
+    lowered = lowercase(html)
     bounded = _bounded(html, lowered)
-    html = _marked(bounded, lowered if len(bounded) == len(html) else None)
+    html = _marked(bounded, lowered if len(bounded) == len(html) == len(lowered) else None)
     tree = LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
     root = tree.root
     if root is None:
@@ -233,7 +234,7 @@ def _without_comments(html: str) -> str:
 # costs ten times more.
 _MARK: Final = "data-agentmail-x"
 _HIDDEN, _AS_BLOCK, _EMPHASIS = "h", "b", "e"
-_STYLE_PATTERNS: Final = (
+_STYLE_MARKERS: Final = (
     re.compile(r"display\s*:\s*(?:none|block|flex|grid|table|list-item)"),
     re.compile(r"visibility\s*:\s*(?:hidden|collapse)"),
     re.compile(r"max-height\s*:\s*0(?![.\d])"),
@@ -242,8 +243,6 @@ _STYLE_PATTERNS: Final = (
     re.compile(r"letter-spacing\s*:\s*[1-9.]"),
     re.compile(r" hidden"),
 )
-# Each pattern with the literal it opens with, searched for first (see _marked).
-_STYLE_MARKERS: Final = tuple((pattern.pattern[:6], pattern) for pattern in _STYLE_PATTERNS)
 _PRIORITY: Final = {_HIDDEN: 3, _AS_BLOCK: 2, _EMPHASIS: 1}
 _HIDDEN_ATTRIBUTE: Final = re.compile(r"\shidden(?:[\s/=]|$)")
 _QUOTED: Final = re.compile(r"\"[^\"]*\"|'[^']*'")
@@ -263,13 +262,8 @@ def _marked(html: str, lowered: str | None = None) -> str:
     body = max(0, lowered.find("<body"))
     marks: dict[int, tuple[int, str]] = {}  # tag start -> (where the mark goes, which mark)
     examined = 0
-    for literal, pattern in _STYLE_MARKERS:
-        # Most of these styles are absent, and str.find skips text several times faster than
-        # the regular expression engine: the literal a pattern opens with is looked for first.
-        first = lowered.find(literal, body)
-        if first < 0:
-            continue
-        for found in pattern.finditer(lowered, first):
+    for pattern in _STYLE_MARKERS:
+        for found in pattern.finditer(lowered, body):
             examined += 1
             if examined > _MAX_MARKS:
                 break

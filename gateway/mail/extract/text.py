@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from gateway.mail.htmlcost import lowercase
 from gateway.mail.render import without_zero_width
 
 __all__ = ["MAX_SUBJECT_CHARS", "MAX_TEXT_CHARS", "Source", "Text", "quoted"]
@@ -46,7 +47,7 @@ class Text:
             if not _latin1(text):  # Latin-1 holds no digits but ASCII ones
                 text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), text)  # "١٢٣" -> "123"
         text = _masked(text)
-        return cls(source, text, text.lower())
+        return cls(source, text, lowercase(text))
 
 
 _CJK_PUNCTUATION: Final = (("\uff0c", ", "), ("\u3001", ", "), ("\uff1b", "; "), ("\u3002", ". "))

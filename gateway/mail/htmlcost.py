@@ -162,7 +162,7 @@ def lowercase(text: str) -> str:
     return latin1.translate(_LATIN1_LOWER).decode("latin-1")
 
 
-_LISTED_CHARS: Final = 50_000  # mark-up this long (12,500 tags at most: "<br>" is 4 characters) is listed in one call
+_LISTED_CHARS: Final = 50_000  # mark-up this long (25,000 tags at most: "<a" is one) is listed in one call
 
 
 def _scan(

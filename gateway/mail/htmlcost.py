@@ -12,19 +12,24 @@ here starts with a literal or has bounded repetition, so none rescans text from 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Final, Literal, NamedTuple
 
-__all__ = ["Cost", "parse_cost"]
+__all__ = ["Cost", "lowercase", "parse_cost"]
 
 
 def _words(block: str) -> frozenset[str]:
     return frozenset(block.split())
 
 
+_Bound = Literal["attributes", "depth", "formatting", "tags"]
+
+
 class Cost(NamedTuple):
     """A bound the mark-up passes, and the offset of the tag where it does (what precedes is cheap)."""
 
-    bound: Literal["attributes", "depth", "formatting", "tags"]
+    bound: _Bound
     at: int
 
 
@@ -36,9 +41,10 @@ _FLAT: Final = _words(
 )
 _END_TAG_REACH: Final = 16
 
-# A tag, its attributes whole (quoted values may hold "<" and ">"), and the text after it. The
-# pattern starts with "<": one that started with the text would rescan it from every position.
-_SCANNED_TAG: Final = re.compile(r"""<(/?)([a-z][^\s/>]{0,40})((?:[^<>"']++|"[^"]*+"|'[^']*+')*+)>?([^<]*+)""")
+# A tag, its attributes whole (quoted values may hold "<" and ">"), and the text after it (of
+# which only the first character is kept: whether there is any). The pattern starts with "<":
+# one that started with the text would rescan it from every position.
+_SCANNED_TAG: Final = re.compile(r"""<(/?)([a-z][^\s/>]{0,40})((?:[^<>"']++|"[^"]*+"|'[^']*+')*+)>?([^<])?[^<]*+""")
 _FORMATTING: Final = _words("a b big code em font i nobr s small strike strong tt u")
 _ELEMENT_CHARS: Final = 8  # "<", ">" and the end tag around a re-created element's name and attributes
 _NOAHS_ARK: Final = 3  # entries alike (same start tag) kept in the list of active formatting elements
@@ -52,6 +58,19 @@ _INLINE: Final = _words(
     area embed source track keygen select textarea button ruby rt rp"""
 )
 _ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+# What the scan needs to know of a tag name, in one lookup (bits of _KINDS' values).
+_FORMATTING_KIND, _TABLE_KIND, _CELL_KIND, _INLINE_KIND, _FLAT_KIND = 1, 2, 4, 8, 16
+_KINDS: Final = {
+    name: (
+        _FORMATTING_KIND * (name in _FORMATTING)
+        | _TABLE_KIND * (name in _TABLE_PARTS)
+        | _CELL_KIND * (name in _CELLS)
+        | _INLINE_KIND * (name in _INLINE)
+        | _FLAT_KIND * (name in _FLAT or name in _TABLE_PARTS)
+    )
+    for name in _FORMATTING | _TABLE_PARTS | _INLINE | _FLAT
+}
 
 
 class _Formatting:
@@ -74,6 +93,7 @@ def parse_cost(
     max_recreated: int,
     max_attributes: int,
     max_tags: int | None = None,
+    lowered: str | None = None,
 ) -> Cost | None:
     """The first parsing bound ``html`` passes, and where, by one linear scan; None when it passes none.
 
@@ -89,26 +109,87 @@ def parse_cost(
       its end tag removes one, a block boundary takes them all off the stack, and the next
       text or inline element re-creates every entry off the stack. Table cells start afresh.
     - Tags, against `max_tags` when given.
+
+    ``lowered``: ``html.lower()`` (or :func:`lowercase` of it), when the caller has it.
     """
+    if lowered is None:
+        lowered = lowercase(html)
+    if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
+        lowered = html.translate(_ASCII_LOWER)
+    if len(lowered) <= _LISTED_CHARS and (max_tags is None or len(lowered) <= max_tags):
+        # Mail-sized mark-up, with fewer characters (so tags) than max_tags: one C call lists
+        # the tags as tuples, and only a bound passed needs the scan again, for the offset.
+        found = _scan(_SCANNED_TAG.findall(lowered), max_depth, max_recreated, max_attributes, None)
+        if found is None:
+            return None
+        bound, index = found
+        at = next(islice(_SCANNED_TAG.finditer(lowered), index, None)).start() if index >= 0 else len(html)
+        return Cost(bound, at)
+    last: list[re.Match[str] | None] = [None]  # the match the scan read last: where a bound is passed
+    scanned: Iterable[tuple[str, ...]] = _remembered(_SCANNED_TAG.finditer(lowered), last)
+    if max_tags is not None:
+        scanned = islice(scanned, max_tags + 1)
+    found = _scan(scanned, max_depth, max_recreated, max_attributes, max_tags)
+    if found is None:
+        return None
+    bound, index = found
+    match = last[0]
+    return Cost(bound, match.start() if index >= 0 and match is not None else len(html))
+
+
+def _remembered(matches: Iterable[re.Match[str]], last: list[re.Match[str] | None]) -> Iterator[tuple[str, ...]]:
+    """The groups of each match, the match kept in ``last[0]``."""
+    for match in matches:
+        last[0] = match
+        yield match.groups()
+
+
+_LATIN1_LOWER: Final = bytes(ord(chr(code).lower()) for code in range(256))  # each stays one Latin-1 character
+
+
+def lowercase(text: str) -> str:
+    """``text.lower()``, several times faster for Latin-1 text (German, French, Spanish mail).
+
+    ``str.lower`` looks each non-ASCII character up in the Unicode database (~7 ns each); a
+    Latin-1 text is lowered by one byte table instead, with the same result.
+    """
+    if text.isascii():
+        return text.lower()
+    try:
+        latin1 = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.lower()
+    return latin1.translate(_LATIN1_LOWER).decode("latin-1")
+
+
+_LISTED_CHARS: Final = 50_000  # mark-up this long (25,000 tags at most: "<a" is one) is listed in one call
+
+
+def _scan(
+    scanned: Iterable[tuple[str, ...]],
+    max_depth: int,
+    max_recreated: int,
+    max_attributes: int,
+    max_tags: int | None,
+) -> tuple[_Bound, int] | None:
+    """The bound the scanned tags pass and the index of the tag where (-1: past the end), or None."""
     open_tags: list[str] = []
     table_at: list[int] = []  # where in open_tags each open <table> is
     levels = [_Formatting(tables=0)]
+    top = levels[0]
     recreated = 0
-    lowered = html.lower()
-    if len(lowered) != len(html):  # a few non-ASCII letters lower to two characters: keep offsets exact
-        lowered = html.translate(_ASCII_LOWER)
-    for count, match in enumerate(_SCANNED_TAG.finditer(lowered)):
-        at = match.start()
+    long_attributes = 2 * max_attributes
+    kinds = _KINDS
+    for count, (closing, name, attributes, text) in enumerate(scanned):
         if max_tags is not None and count >= max_tags:
-            return Cost("tags", at)
-        closing, name, attributes, text = match.groups()
+            return "tags", count
         if (
-            len(attributes) > 2 * max_attributes
+            len(attributes) > long_attributes
             and len(_BETWEEN_ATTRIBUTES.split(_QUOTED.sub("", attributes))) > max_attributes
         ):
-            return Cost("attributes", at)
-        top = levels[-1]
-        if name in _FORMATTING:
+            return "attributes", count
+        kind = kinds.get(name, 0)
+        if kind & _FORMATTING_KIND:
             if not closing:
                 recreated += top.off_stack
                 top.off_stack = 0
@@ -123,7 +204,7 @@ def parse_cost(
                     top.keys[key] -= 1
                     top.size -= len(key) + _ELEMENT_CHARS
                     top.off_stack = min(top.off_stack, top.size)
-        elif name in _TABLE_PARTS:
+        elif kind & _TABLE_KIND:
             if name == "table":
                 if closing:
                     if table_at:
@@ -138,26 +219,26 @@ def parse_cost(
                 # Leaving a cell drops its formatting; </table> leaves the cells of that table.
                 while len(levels) > 1 and levels[-1].tables > tables - (name != "table"):
                     levels.pop()
-                if name in _CELLS and not closing and tables:
+                if kind & _CELL_KIND and not closing and tables:
                     levels.append(_Formatting(tables))
-            levels[-1].off_stack = levels[-1].size
-        elif closing or name not in _INLINE:
+            top = levels[-1]
+            top.off_stack = top.size
+        elif closing or not kind & _INLINE_KIND:
             top.off_stack = top.size  # a block (or an end tag) may close what was opened in it
         else:
             recreated += top.off_stack
             top.off_stack = 0
-        top = levels[-1]
         if text and top.off_stack:  # even white space re-creates what is off the stack
             recreated += top.off_stack
             top.off_stack = 0
         if recreated > max_recreated:
-            return Cost("formatting", at)
-        if name in _FLAT or name in _TABLE_PARTS:  # table parts were counted above
+            return "formatting", count
+        if kind & _FLAT_KIND:  # table parts were counted above
             continue
         if not closing:
             open_tags.append(name)
             if len(open_tags) > max_depth:
-                return Cost("depth", at)
+                return "depth", count
         elif open_tags and open_tags[-1] == name:
             open_tags.pop()
         else:
@@ -169,4 +250,4 @@ def parse_cost(
                     while table_at and table_at[-1] >= back:
                         table_at.pop()
                     break
-    return Cost("formatting", len(html)) if recreated > max_recreated else None
+    return ("formatting", -1) if recreated > max_recreated else None

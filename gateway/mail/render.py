@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
 
-from gateway.mail.htmlcost import parse_cost
+from gateway.mail.htmlcost import lowercase, parse_cost
 
 __all__ = [
     "MAX_ANCHORS",
@@ -102,7 +102,12 @@ def visible_text(html: str) -> str:
 
 def render(html: str) -> Rendered:
     """Render ``html`` to visible text, its links and its emphasized texts; never raises."""
-    html = _marked(_bounded(_without_comments(_without_head(html[:MAX_HTML_CHARS]))))
+    html = _without_comments(_without_head(html[:MAX_HTML_CHARS]))
+    # Lowered once for the bounds and the marks, unless "İ" (its lower case is two characters
+    # long) makes the copy longer, or the bounds cut the mark-up.
+    lowered = lowercase(html)
+    bounded = _bounded(html, lowered)
+    html = _marked(bounded, lowered if len(bounded) == len(html) == len(lowered) else None)
     tree = LexborHTMLParser(html, options=LexborDocumentOptions.WO_EVENTS)
     root = tree.root
     if root is None:
@@ -166,7 +171,7 @@ _MAX_ATTRIBUTES: Final = 1000
 """Attributes on one element; real mail puts a dozen at most."""
 
 
-def _bounded(html: str) -> str:
+def _bounded(html: str, lowered: str | None = None) -> str:
     """``html`` cut where it passes a parsing bound: tags, depth, re-created formatting, attributes.
 
     Always scanned (about a third of the rendering time of a typical mail): a few hundred tags
@@ -178,6 +183,7 @@ def _bounded(html: str) -> str:
         max_recreated=_MAX_RECREATED_CHARS,
         max_attributes=_MAX_ATTRIBUTES,
         max_tags=MAX_HTML_TAGS,
+        lowered=lowered,
     )
     return html if cost is None else html[: cost.at]
 
@@ -245,10 +251,14 @@ _MAX_MARKS: Final = 2000  # style occurrences examined; a heavy 1 MB template ha
 _TAG_REACH: Final = 4096  # characters between a tag's "<" and a style in it (data: URIs aside)
 
 
-def _marked(html: str) -> str:
-    """``html`` with :data:`_MARK` on start tags styled hidden, as a block, large or letter-spaced."""
+def _marked(html: str, lowered: str | None = None) -> str:
+    """``html`` with :data:`_MARK` on start tags styled hidden, as a block, large or letter-spaced.
+
+    ``lowered``: ``html.lower()``, when the caller has it and ``html`` holds no "İ".
+    """
     # Inline styles live in <body>: the <head> (often 10 KB of CSS) is not searched.
-    lowered = html.replace("\u0130", "I").lower()  # same length as html: offsets match
+    if lowered is None:
+        lowered = lowercase(html.replace("\u0130", "I"))  # same length as html: offsets match
     body = max(0, lowered.find("<body"))
     marks: dict[int, tuple[int, str]] = {}  # tag start -> (where the mark goes, which mark)
     examined = 0
@@ -380,7 +390,8 @@ def _sentence(node: LexborNode) -> str:
 
 # A run of 4 to 10 one-character lines, neither preceded nor followed by another one:
 # one digit per table cell or per inline-block box, which a reader reads as one code.
-_CELL_RUN: Final = re.compile(r"(?<![\n][^\W_]\n)(?<=\n)[^\W_](?:\n[^\W_]){3,9}(?=\n)(?!\n[^\W_]\n)")
+# The pattern opens with the newline (a literal the engine searches fast), not a look-behind for it.
+_CELL_RUN: Final = re.compile(r"\n(?<![\n][^\W_]\n)([^\W_](?:\n[^\W_]){3,9})(?=\n)(?!\n[^\W_]\n)")
 _ONE_CHAR_LINE: Final = re.compile(r"\n[^\W_]\n")
 
 
@@ -414,5 +425,5 @@ def _lines(raw: str) -> str:
 
 
 def _join_cells(match: re.Match[str]) -> str:
-    run = match.group().replace("\n", "")
-    return run if any(c.isdigit() for c in run) else match.group()
+    run = match.group(1).replace("\n", "")
+    return "\n" + (run if any(c.isdigit() for c in run) else match.group(1))

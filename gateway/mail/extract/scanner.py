@@ -66,7 +66,7 @@ class PhraseScanner(NamedTuple):
         """The phrases found in ``text[start:end]``, in order of position."""
         end = len(text) if end is None else end
         found = list(self.ascii_first.finditer(text, start, end))
-        if not text[start:end].isascii():
+        if not text.isascii() and not text[start:end].isascii():  # the first test reads a flag
             found.extend(self.other_first.finditer(text, start, end))
             found.sort(key=lambda m: m.start())
         return found

@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from gateway.mail.htmlcost import lowercase
 from gateway.mail.render import without_zero_width
 
 __all__ = ["MAX_SUBJECT_CHARS", "MAX_TEXT_CHARS", "Source", "Text", "quoted"]
@@ -37,17 +38,19 @@ class Text:
         if not text.isascii():
             # CJK punctuation ends a clause: after NFKC "582047<U+FF0C>5分钟" would read as the
             # decimal "582047,5". Keep them apart with a space.
-            text = text.translate(_CJK_PUNCTUATION)
+            for mark, spaced in _CJK_PUNCTUATION:
+                if mark in text:  # str.translate costs ~50 ns a character; a search costs ~1
+                    text = text.replace(mark, spaced)
             # NFKC: fullwidth digits, letters and colons, NBSP and ideographic spaces become
             # ASCII. U+0130 is the one character whose lower case is two characters long.
             text = unicodedata.normalize("NFKC", text).replace("\u0130", "I")
             if not _latin1(text):  # Latin-1 holds no digits but ASCII ones
                 text = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), text)  # "١٢٣" -> "123"
         text = _masked(text)
-        return cls(source, text, text.lower())
+        return cls(source, text, lowercase(text))
 
 
-_CJK_PUNCTUATION: Final = str.maketrans({"\uff0c": ", ", "\u3001": ", ", "\uff1b": "; ", "\u3002": ". "})
+_CJK_PUNCTUATION: Final = (("\uff0c", ", "), ("\u3001", ", "), ("\uff1b", "; "), ("\u3002", ". "))
 _OTHER_DIGIT: Final = re.compile(r"[^\x00-\x7f](?<=\d)")
 
 

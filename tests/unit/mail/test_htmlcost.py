@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from gateway.mail.htmlcost import Cost, parse_cost
+from gateway.mail.htmlcost import Cost, lowercase, parse_cost
 from gateway.mail.render import render
 
 LIMITS = {"max_depth": 512, "max_recreated": 1_000_000, "max_attributes": 1000}
@@ -55,3 +57,29 @@ def test_the_renderer_cuts_long_attributes_left_open_even_with_few_tags() -> Non
     rendered = render(html)
     assert rendered.text.startswith("a")
     assert 0 < rendered.text.count("b") < 300
+
+
+# Letters whose lower case differs by script and context: Latin-1 capitals and signs, the Kelvin
+# sign (lowers to ASCII "k"), "İ" (lowers to two characters), sigma (final or not), Cyrillic;
+# and tag soup around them.
+_LETTERS = "aZ\u00c4\u00d6\u00dc\u00df\u00c0\u00ff\u00b5\u00d7\u212a\u0130\u03a3\u0391\u03c3\u0416"
+_PIECES = [*_LETTERS, *"<>/=\"' \n", "<b>", "<td>", "</p>", "<a x='", "<div>", "<table>", "</table>"]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=80).map("".join)
+
+
+@given(_TEXT)
+def test_lowercase_is_str_lower(text: str) -> None:
+    assert lowercase(text) == text.lower()
+
+
+@given(_TEXT)
+def test_a_lowered_copy_given_by_the_caller_changes_nothing(html: str) -> None:
+    limits = {**LIMITS, "max_depth": 8, "max_recreated": 40, "max_tags": 30}
+    assert parse_cost(html, **limits, lowered=html.lower()) == parse_cost(html, **limits)
+
+
+def test_a_bound_passed_deep_in_many_tags_has_its_exact_offset() -> None:
+    # Past the tags listed at once, the scan reads match by match: the offsets stay the same.
+    html = "<br>" * 60_000 + "<div>" * 600
+    assert parse_cost(html, **LIMITS) == Cost("depth", 60_000 * len("<br>") + 512 * len("<div>"))
+    assert parse_cost(html, **LIMITS, max_tags=50_001) == Cost("tags", 50_001 * len("<br>"))

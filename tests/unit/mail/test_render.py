@@ -34,3 +34,17 @@ def test_the_rendering_does_not_depend_on_the_hash_seed(seed: str) -> None:
         timeout=60,
     )
     assert out.stdout == render(TABLE).text
+
+
+@pytest.mark.parametrize(
+    ("html", "lines"),
+    [
+        ("<p>Code</p>" + "".join(f"<p>{d}</p>" for d in "482913") + "<p>Thanks</p>", ["Code", "482913", "Thanks"]),
+        ("<p>4</p><p>8</p><p>2</p>", ["4", "8", "2"]),  # three: too few to be one code
+        ("".join(f"<p>{c}</p>" for c in "abcd"), ["a", "b", "c", "d"]),  # no digit: letters stay apart
+        ("<p>x</p>" + "".join(f"<p>{d}</p>" for d in "1234567890123"), list("x1234567890123")),  # too many
+        ("".join(f"<td>{d}</td>" for d in "7104"), ["7104"]),  # at the very start and end of the text
+    ],
+)
+def test_runs_of_one_character_lines_join_into_one_code(html: str, lines: list[str]) -> None:
+    assert render(html).text.split("\n") == lines

@@ -40,7 +40,12 @@ SENT_PREFIX: Final = "sent."  # ids of the Sent Maildir; "s" sorts after every d
 MAX_GROUP_COPIES: Final = 256
 """Copies one group commit writes before its durable step: bounds the descriptors it holds open.
 A message is never split across groups, so one with more recipients is a group of its own."""
-COMMITTER_IDLE: Final = 2.0  # seconds the committer thread waits for work before it ends
+COMMITTER_IDLE: Final = 2.0  # seconds a committer thread waits for work before it ends
+MAX_COMMITTERS: Final = 4
+"""Groups committed at once. One committer alone serialises every group behind the previous
+group's syncs; while one waits for the journal, the next takes what has arrived meanwhile, and
+ext4 merges their commits. More than one matters most when other writes make commits slow
+(bench/maildir_sync.py, `--dirty`)."""
 STALE_TMP: Final = 36 * 3600.0  # Maildir's rule: a tmp/ file this old is abandoned, whoever wrote it
 
 
@@ -60,9 +65,10 @@ class _Delivery:
 class Maildir:
     """A Maildir (tmp/new/cur) whose writes are durable before they are acknowledged.
 
-    Concurrent deliveries are group-committed by one thread: it takes every message waiting,
+    Concurrent deliveries are group-committed: a committer thread takes every message waiting,
     writes all their copies to tmp/, syncs each copy's data, renames them all into new/ and
-    syncs new/ once; every message of the group is then acknowledged. A file reaches new/ only
+    syncs new/ once; every message of the group is then acknowledged. Up to MAX_COMMITTERS
+    groups are in flight at once. A file reaches new/ only
     after its bytes are durable, so a crash leaves new/ holding whole messages and tmp/ the
     rest, which `clear_tmp` removes at the next start.
     """
@@ -74,7 +80,8 @@ class Maildir:
             ensure_private_dir(root / sub)
         self._waiting: list[_Delivery] = []
         self._wakeup = threading.Condition()
-        self._committer_running = False
+        self._committers = 0
+        self._idle = 0  # committers waiting for work
 
     def submit(self, copies: Sequence[tuple[bytes, bytes]]) -> concurrent.futures.Future[list[str]]:
         """Queue one message's (stamp, body) copies for the next group commit; the future gets their ids once durable.
@@ -89,10 +96,10 @@ class Maildir:
             return delivery.future
         with self._wakeup:
             self._waiting.append(delivery)
-            if self._committer_running:
+            if self._idle or self._committers >= MAX_COMMITTERS:
                 self._wakeup.notify()
                 return delivery.future
-            self._committer_running = True
+            self._committers += 1
         threading.Thread(target=self._commit_loop, name=f"maildir committer {self.root.name}", daemon=True).start()
         return delivery.future
 
@@ -126,9 +133,11 @@ class Maildir:
         while True:
             with self._wakeup:
                 if not self._waiting:
+                    self._idle += 1
                     self._wakeup.wait(COMMITTER_IDLE)
+                    self._idle -= 1
                 if not self._waiting:
-                    self._committer_running = False
+                    self._committers -= 1
                     return
                 group = self._take_group()
             try:
@@ -140,7 +149,7 @@ class Maildir:
                         delivery.future.set_exception(exc)
                 if not isinstance(exc, Exception):
                     with self._wakeup:
-                        self._committer_running = False
+                        self._committers -= 1
                     raise
                 log.exception("a Maildir group commit failed")
 

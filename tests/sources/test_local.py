@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.sources.local import MAX_GROUP_COPIES, STALE_TMP, LocalSource, Maildir
+from gateway.sources.local import MAX_COMMITTERS, MAX_GROUP_COPIES, STALE_TMP, LocalSource, Maildir
 
 
 def _mode(path: Path) -> int:
@@ -48,11 +48,16 @@ class _Recorder:
         self.events: list[tuple[str, str]] = []
         self.gate = threading.Event()
         self.in_first_sync = threading.Event()
+        self.held = threading.Condition()
+        self.syncs_entered = 0
         self._root = root
         real_fdatasync, real_fsync, real_rename = os.fdatasync, os.fsync, os.rename
 
         def fdatasync(fd: int) -> None:
             self.in_first_sync.set()
+            with self.held:
+                self.syncs_entered += 1
+                self.held.notify_all()
             assert self.gate.wait(10), "the test never opened the gate"
             real_fdatasync(fd)
             self.events.append(("data", os.readlink(f"/proc/self/fd/{fd}").rpartition("/")[2]))
@@ -71,6 +76,15 @@ class _Recorder:
         monkeypatch.setattr(os, "fsync", fsync)
         monkeypatch.setattr(os, "rename", rename)
 
+    def hold_every_committer(self, box: Maildir) -> list[concurrent.futures.Future[list[str]]]:
+        """One message per committer, each held at its data sync: what is submitted next waits for a group."""
+        held = []
+        for i in range(MAX_COMMITTERS):
+            held.append(box.submit(_copies(1, f"held{i}")))
+            with self.held:
+                assert self.held.wait_for(lambda n=i: self.syncs_entered > n, 10)
+        return held
+
     def done(self, future: concurrent.futures.Future[list[str]]) -> None:
         future.add_done_callback(lambda f: self.events.append(("done", ",".join(f.result()))))
 
@@ -85,19 +99,20 @@ def test_messages_waiting_during_a_commit_share_the_next_groups_syncs(
 ) -> None:
     box = Maildir(tmp_path / "maildir")
     rec = _Recorder(monkeypatch, box.root)
-    first = box.submit(_copies(1, "first"))
-    rec.done(first)
-    assert rec.in_first_sync.wait(10)
-    waiting = [box.submit(_copies(1 + i % 3, f"m{i}")) for i in range(9)]  # queued behind the first group
+    held = rec.hold_every_committer(box)
+    waiting = [box.submit(_copies(1 + i % 3, f"m{i}")) for i in range(30)]
     for future in waiting:
         rec.done(future)
     rec.gate.set()
-    ids = [first.result(10), *(f.result(10) for f in waiting)]
-    assert [len(i) for i in ids] == [1] + [1 + i % 3 for i in range(9)]
-    # Two groups: the first message alone, then the nine that waited, with one sync of new/ each.
-    assert [kind for kind, _ in rec.events].count("dir") == 2
-    second = rec.events[rec.events.index(("dir", "")) + 2 :]
-    assert [kind for kind, _ in second] == ["data"] * 18 + ["rename"] * 18 + ["dir"] + ["done"] * 9
+    ids = [f.result(10) for f in waiting]
+    for future in held:
+        future.result(10)
+    assert [len(i) for i in ids] == [1 + i % 3 for i in range(30)]
+    # One group per held committer, then the thirty that waited: one sync of new/ each, not thirty.
+    dir_syncs = [kind for kind, _ in rec.events].count("dir")
+    assert MAX_COMMITTERS + 1 <= dir_syncs <= MAX_COMMITTERS + 2, rec.events
+    last_group = rec.events[[i for i, (kind, _) in enumerate(rec.events) if kind == "dir"][-2] + 1 :]
+    assert [kind for kind, _ in last_group].count("done") >= 15, rec.events
 
 
 def test_no_message_is_acknowledged_before_its_bytes_and_its_name_in_new_are_durable(
@@ -155,13 +170,12 @@ def test_a_failed_message_leaves_no_copy_and_the_rest_of_its_group_is_stored(
     monkeypatch.setattr(os, "write", write)
     monkeypatch.setattr(os, "fdatasync", fdatasync)
     monkeypatch.setattr(os, "rename", rename)
-    first = box.submit(_copies(1, "first"))
-    assert rec.in_first_sync.wait(10)
+    held = rec.hold_every_committer(box)
     good = box.submit(_copies(2, "good"))
     bad = box.submit(_copies(2, "poison"))
     after = box.submit(_copies(1, "after"))
     rec.gate.set()
-    stored = first.result(10) + good.result(10) + after.result(10)
+    stored = [i for f in held for i in f.result(10)] + good.result(10) + after.result(10)
     with pytest.raises(OSError):
         bad.result(10)
     assert sorted(box.ids()) == sorted(stored)
@@ -193,15 +207,14 @@ def test_a_message_whose_caller_gave_up_before_its_group_is_not_written(
 ) -> None:
     box = Maildir(tmp_path / "maildir")
     rec = _Recorder(monkeypatch, box.root)
-    first = box.submit(_copies(1, "first"))
-    assert rec.in_first_sync.wait(10)
+    held = rec.hold_every_committer(box)
     gone = box.submit(_copies(1, "gone"))
     assert gone.cancel()
     kept = box.submit(_copies(1, "kept"))
     rec.gate.set()
-    stored = first.result(10) + kept.result(10)
+    stored = [i for f in held for i in f.result(10)] + kept.result(10)
     assert sorted(box.ids()) == sorted(stored)
-    assert [box.read(i).raw.endswith(b"body of gone\r\n") for i in stored] == [False, False]  # type: ignore[union-attr]
+    assert not any(box.read(i).raw.endswith(b"body of gone\r\n") for i in stored)  # type: ignore[union-attr]
 
 
 def test_a_message_with_more_copies_than_a_group_holds_is_stored_whole(tmp_path: Path) -> None:

@@ -93,7 +93,8 @@ def main() -> None:
                 port = free_port()
                 maildir = Path(tmp) / name.replace(" ", "-")
                 env = {**os.environ, "PYTHONPATH": str(tree)}
-                argv = [sys.executable, str(Path(__file__).resolve()), "--serve", loop, str(port), deliver, str(maildir)]
+                argv = [sys.executable, str(Path(__file__).resolve()), "--serve", loop, str(port), deliver]
+                argv.append(str(maildir))
                 procs.append(subprocess.Popen(argv, env=env, cwd=tree))
                 ports[name] = port
             wait_for(lambda: all(listening(p) for p in ports.values()), 60)

@@ -68,9 +68,9 @@ class Maildir:
     Concurrent deliveries are group-committed: a committer thread takes every message waiting,
     writes all their copies to tmp/, syncs each copy's data, renames them all into new/ and
     syncs new/ once; every message of the group is then acknowledged. Up to MAX_COMMITTERS
-    groups are in flight at once. A file reaches new/ only
-    after its bytes are durable, so a crash leaves new/ holding whole messages and tmp/ the
-    rest, which `clear_tmp` removes at the next start.
+    groups are in flight at once. A file reaches new/ only after its bytes are durable, so a
+    crash leaves new/ holding whole messages and tmp/ the rest, which `clear_tmp` removes at
+    the next start.
     """
 
     def __init__(self, root: Path) -> None:
@@ -287,7 +287,10 @@ def _close_all(delivery: _Delivery) -> None:
 
 
 def _other_process_alive(pid: int) -> bool:
-    """Whether `pid` is a running process other than this one (whose deliveries have not started)."""
+    """Whether `pid` is a running process other than this one.
+
+    At start our own pid in tmp/ is an earlier run's (a container's gateway is pid 1 each time).
+    """
     if pid == os.getpid():
         return False
     try:
@@ -364,7 +367,8 @@ class LocalSource:
             # From the committer thread, before the caller resumes: written copies are announced
             # even when the caller has gone (a connection closed while its message was committed).
             if not done.cancelled() and done.exception() is None and done.result():
-                loop.call_soon_threadsafe(self._arrived.put_nowait, done.result())
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody to tell
+                    loop.call_soon_threadsafe(self._arrived.put_nowait, done.result())
 
         written.add_done_callback(announce)
         return await asyncio.wrap_future(written)

@@ -360,18 +360,15 @@ class LocalSource:
 
     async def store(self, copies: Sequence[tuple[bytes, bytes]]) -> list[str]:
         """Store stamped copies durably (group-committed with concurrent ones) and announce them; the intake's hook."""
-        loop = asyncio.get_running_loop()
-        written = self.maildir.submit(copies)
+        written = asyncio.wrap_future(self.maildir.submit(copies))
+        # Announced from the loop once written, even when the caller has gone meanwhile (a
+        # connection closed while its message was being committed): shielded, it is written anyway.
+        written.add_done_callback(self._announce)
+        return await asyncio.shield(written)
 
-        def announce(done: concurrent.futures.Future[list[str]]) -> None:
-            # From the committer thread, before the caller resumes: written copies are announced
-            # even when the caller has gone (a connection closed while its message was committed).
-            if not done.cancelled() and done.exception() is None and done.result():
-                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody to tell
-                    loop.call_soon_threadsafe(self._arrived.put_nowait, done.result())
-
-        written.add_done_callback(announce)
-        return await asyncio.wrap_future(written)
+    def _announce(self, written: asyncio.Future[list[str]]) -> None:
+        if not written.cancelled() and written.exception() is None and written.result():
+            self._arrived.put_nowait(written.result())
 
     async def deliver(self, raw: bytes, recipients: Sequence[str]) -> list[str]:
         """One stamped Maildir copy per recipient, all or none; their ids in recipient order."""

@@ -543,8 +543,9 @@ def _secret_values(settings: Settings) -> tuple[str, ...]:
 
 def _serve(settings: Settings) -> int:
     from gateway.app import create_app
-    from gateway.serve import ReportingServer, uvicorn_config
+    from gateway.serve import ReportingServer, event_loop, uvicorn_config
 
+    event_loop(settings.loop)  # AGENTMAIL_LOOP=uvloop without uvloop: one line, before the store is opened
     if settings.store_kind == "postgresql":
         # uvicorn would report a database that refuses us as a traceback and exit 0: ask it
         # first, so the answer is one line and status 2, before anything listens.

@@ -299,6 +299,13 @@ class Settings:
     log_level: Literal["debug", "info", "warning", "error"] = field(
         default="info", metadata=_doc("Log level: debug, info, warning or error.")
     )
+    loop: Literal["auto", "asyncio", "uvloop"] = field(
+        default="auto",
+        metadata=_doc(
+            "Event loop of `serve`: auto (uvloop where it is installed, else the standard one), asyncio,"
+            " or uvloop (start-up fails without it)."
+        ),
+    )
 
     @property
     def catchall(self) -> str:

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
-__all__ = ["ensure_private_dir", "write_private_file"]
+__all__ = ["ensure_private_dir", "start_writeback", "write_private_file"]
+
+_SYNC_FILE_RANGE_WRITE: Final = 2  # <fcntl.h>: start writeback of the range's dirty pages, do not wait
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -38,3 +45,28 @@ def write_private_file(path: Path, data: bytes) -> None:
     finally:
         os.close(fd)
     os.replace(tmp, path)
+
+
+def start_writeback(fd: int) -> None:
+    """Start writing `fd`'s dirty pages to disk without waiting for them (Linux); elsewhere nothing.
+
+    Only a head start, never a durability step: the fdatasync that follows is what makes the
+    data durable. Started on every file of a group first, their block allocations fall into one
+    ext4 journal commit, which the group's first fdatasync pays for all (bench/maildir_sync.py).
+    """
+    sync_file_range = _sync_file_range()
+    if sync_file_range is not None:
+        sync_file_range(fd, 0, 0, _SYNC_FILE_RANGE_WRITE)  # an error here shows again at the fdatasync
+
+
+@functools.cache
+def _sync_file_range() -> Callable[[int, int, int, int], int] | None:
+    """libc's sync_file_range(2), on Linux only (the stdlib has no binding for it)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    function = getattr(ctypes.CDLL(None, use_errno=True), "sync_file_range", None)
+    if function is None:
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_uint]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]

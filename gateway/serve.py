@@ -25,25 +25,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import resource
 import socket
 from collections.abc import Callable
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 from urllib.parse import unquote_plus
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from gateway.config import Settings
+from gateway.config import SettingError, Settings
 from gateway.redact import install_redaction
 
 __all__ = [
     "GuardedH11Protocol",
     "QueryValuesHidden",
     "ReportingServer",
+    "event_loop",
     "guarded_protocol",
+    "loop_name",
     "proxy_options",
     "uvicorn_config",
 ]
@@ -255,6 +258,32 @@ def proxy_options(settings: Settings) -> dict[str, Any]:
     return {"proxy_headers": bool(settings.trusted_proxies), "forwarded_allow_ips": list(settings.trusted_proxies)}
 
 
+def event_loop(choice: Literal["auto", "asyncio", "uvloop"]) -> Literal["asyncio", "uvloop"]:
+    """The loop AGENTMAIL_LOOP=`choice` runs on; SettingError when uvloop is asked for and cannot be imported.
+
+    Resolved here rather than by uvicorn's own "auto", so that an explicit `uvloop` that is
+    missing stops the start with one line instead of a traceback, and the log can say which.
+    """
+    if choice == "asyncio":
+        return "asyncio"
+    try:
+        importlib.import_module("uvloop")  # by name: uvloop is optional (no wheel for Windows)
+    except ImportError as exc:
+        if choice == "uvloop":
+            raise SettingError(
+                f"AGENTMAIL_LOOP='uvloop': uvloop cannot be imported ({exc}); install it, or use auto or asyncio"
+            ) from None
+        return "asyncio"
+    return "uvloop"
+
+
+def loop_name(loop: asyncio.AbstractEventLoop) -> str:
+    """`uvloop` or `asyncio`, and the loop's class: what the start-up log line says it runs on."""
+    cls = type(loop)
+    kind = "uvloop" if cls.__module__.partition(".")[0] == "uvloop" else "asyncio"
+    return f"{kind} ({cls.__module__}.{cls.__qualname__})"
+
+
 def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) -> uvicorn.Config:
     """uvicorn's configuration for `app`: timeouts, connection cap, and logs that never show a token.
 
@@ -263,6 +292,7 @@ def uvicorn_config(app: Any, settings: Settings, secrets: tuple[str, ...] = ()) 
     _raise_fd_limit(settings.http_max_connections + settings.smtp_max_connections + FD_HEADROOM)
     config = uvicorn.Config(
         app,
+        loop=event_loop(settings.loop),
         host=settings.http_host,
         port=settings.http_port,
         log_level=settings.log_level,
@@ -296,6 +326,8 @@ class ReportingServer(uvicorn.Server):
         self._on_listening = on_listening
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        # The loop actually running, not the setting: uvicorn builds it from a factory.
+        log.info("event loop: %s", loop_name(asyncio.get_running_loop()))
         await super().startup(sockets)
         if self.started and self.servers and self.servers[0].sockets:
             host, port = self.servers[0].sockets[0].getsockname()[:2]

@@ -23,6 +23,7 @@ import pytest
 
 from gateway.config import Settings
 from tests.conftest import DOMAIN, make_message, run_gateway
+from tests.intake.conftest import loop_factories
 from tests.store.conftest import flip_in_btree
 
 
@@ -425,3 +426,59 @@ def test_serve_refuses_a_store_it_cannot_trust(
     assert (data / "admin-token").read_bytes() == admin  # never rewritten
     after = sorted((p.name, p.is_dir(), p.read_bytes() if p.is_file() else b"") for p in data.glob("identities.db*"))
     assert after == before  # left exactly as found: nothing made, nothing repaired
+
+
+# --- the event loop (AGENTMAIL_LOOP) ------------------------------------------------------------
+
+_LOOPS_HERE = list(loop_factories())
+"""The loops importable here: asyncio always, uvloop where installed (tests/intake/conftest.py)."""
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [(name, name) for name in _LOOPS_HERE] + [("auto", "uvloop" if "uvloop" in _LOOPS_HERE else "asyncio")],
+)
+def test_serve_runs_on_the_loop_agentmail_loop_names(tmp_path: Path, setting: str, expected: str) -> None:
+    served = _Served(tmp_path, loop=setting)
+    try:
+        # Logged from inside the running loop (the one the lifespan starts the SMTP intake on).
+        found = re.search(r"event loop: (\w+) \(([\w.]+)\)", served.log())
+        assert found, served.log()
+        assert found[1] == expected, found[0]
+        assert found[2].startswith("uvloop." if expected == "uvloop" else "asyncio."), found[0]
+        address, token = served.identity("loop")
+        with smtplib.SMTP("127.0.0.1", served.smtp_port, timeout=10) as smtp:
+            smtp.sendmail("a@example.com", [address], make_message(to=address, subject=f"on {setting}").as_bytes())
+        listing = httpx.get(
+            f"{served.url}/v1/identities/{address}/messages", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert listing.status_code == 200 and listing.json()["messages"], listing.text
+    finally:
+        log = served.stop()
+    assert served.proc.returncode == 0, log
+
+
+def test_asking_for_uvloop_without_it_stops_the_start_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gateway.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # `import uvloop` now raises ImportError
+    data = tmp_path / "data"
+    argv = ["serve", "--env-file", str(tmp_path / "none"), "--data-dir", str(data), "--loop", "uvloop"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "AGENTMAIL_LOOP='uvloop': uvloop cannot be imported" in err, err
+    assert not data.exists(), "nothing is opened or created before the loop is known"
+
+
+def test_uvloop_is_installed_wherever_pyproject_declares_it() -> None:
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    (uvloop,) = [Requirement(r) for r in pyproject["project"]["dependencies"] if r.startswith("uvloop")]
+    assert uvloop.marker is not None and not uvloop.marker.evaluate({"sys_platform": "win32"})
+    if uvloop.marker.evaluate():
+        assert "uvloop" in _LOOPS_HERE, "uvloop is a dependency on this platform but cannot be imported"

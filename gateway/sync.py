@@ -39,6 +39,9 @@ __all__ = ["Sync", "build_record", "build_records", "sent_grant"]
 log = logging.getLogger(__name__)
 
 FETCH_BATCH: Final = 16  # copies read at once: at most 16 x the message size limit in memory
+ADD_BATCH: Final = 256
+"""Copies a catch-up writes to the index in one transaction: each commit flushes a full-text
+segment, so 16 a commit spent more on commits than on the rows (rows are capped in size)."""
 INLINE_BYTES: Final = 256 * 1024  # parse on the event loop below this; above, in a worker thread
 COSTLY_BYTES: Final = 256 * 1024
 """A copy larger than this is indexed in the second lane, so it never holds up the small ones.
@@ -355,19 +358,36 @@ class Sync:
         """
         # Batches are read and built ahead (in parallel, when workers build them) and indexed
         # in order: a rebuild indexes mail in the order it came, so threads join the same way.
-        ahead = 1 + (self._builder.workers if self._builder is not None else 0)
+        # Rows are written ADD_BATCH at a time (a live batch at once), one write in flight
+        # while the next batches are read and built, so neither waits for the other.
+        ahead = 2 * (1 + (self._builder.workers if self._builder is not None else 0))
         pending: deque[tuple[Sequence[str], asyncio.Task[list[CopyRecord]]]] = deque()
+        built: list[CopyRecord] = []
+        adding: asyncio.Task[None] | None = None
         try:
             for start in range(0, len(ids), FETCH_BATCH):
                 batch = ids[start : start + FETCH_BATCH]
                 pending.append((batch, asyncio.create_task(self._read(batch))))
-                if len(pending) > ahead:
-                    await self._add(await self._built(*pending.popleft()))
-            while pending:
-                await self._add(await self._built(*pending.popleft()))
+                while len(pending) > ahead or (pending and start + FETCH_BATCH >= len(ids)):
+                    built += await self._built(*pending.popleft())
+                    if len(built) >= ADD_BATCH or not pending:
+                        adding = await self._add_after(adding, built)
+                        built = []
+            if adding is not None:
+                await adding
         finally:
             for _, task in pending:
                 task.cancel()
+            if adding is not None and not adding.done():
+                # A write under way is let finish (its thread would anyway), then forgotten:
+                # the error, if any, is raised by the await above or logged by the caller's retry.
+                await asyncio.wait({adding})
+
+    async def _add_after(self, previous: asyncio.Task[None] | None, records: list[CopyRecord]) -> asyncio.Task[None]:
+        """Start adding `records` once the write before them (`previous`) is done."""
+        if previous is not None:
+            await previous
+        return asyncio.create_task(self._add(records))
 
     async def _built(self, batch: Sequence[str], task: asyncio.Task[list[CopyRecord]]) -> list[CopyRecord]:
         """The rows of `batch` (being read and built by `task`); if that failed, the copies are

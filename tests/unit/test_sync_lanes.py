@@ -344,3 +344,19 @@ async def test_a_failed_first_build_is_retried_and_reported(
         assert await store.index.known_ids() == set(small)
     finally:
         running.cancel()
+
+
+async def test_a_long_catch_up_is_written_in_groups_in_mailbox_order(parts: tuple[LocalSource, Store, Sync]) -> None:
+    source, store, sync = parts
+    ids = []
+    for i in range(sync_module.ADD_BATCH * 2 + 37):
+        rcpt = f"g{i % 7}@{DOMAIN}"
+        ids += await source.deliver(make_message(to=rcpt, subject=f"n{i}").as_bytes(), [rcpt])
+    writes: list[list[str]] = []
+    sync.on_indexed(lambda records: writes.append([r.copy_id for r in records]))
+    await sync.ingest(ids)
+    # Each write is one transaction: a full group, then the rest; the listeners hear each once.
+    assert [len(w) for w in writes] == [sync_module.ADD_BATCH, sync_module.ADD_BATCH, 37]
+    assert [i for w in writes for i in w] == ids
+    grants = await store.index.grants_after(None, limit=len(ids) + 1)
+    assert [g.message_id for g in grants] == ids  # indexed (sequenced) in the order they came

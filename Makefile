@@ -36,6 +36,9 @@ bench: setup
 	$(PY) bench/send.py
 	$(PY) bench/soak.py
 	$(PY) bench/webhooks.py
+	$(PY) bench/extract.py
+	$(PY) bench/ingest.py
+	$(PY) bench/rebuild.py
 
 # A wheel of the whole distribution (gateway/ and mcp_server/) in dist/: `pip install dist/*.whl`.
 dist: setup

@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from gateway.mail.extract import extract_with_text
 from gateway.mail.keys import message_key_of
@@ -56,6 +56,12 @@ local source never calls for one itself, so a failed first build would stay rebu
 FAILING_AFTER: Final = 3  # catch-ups failed in a row before /health reports the sync failing
 COSTLY_RETRY_DELAYS: Final = (1.0, 4.0)
 """Seconds before each new try at a costly copy that failed; after the last, a catch-up retries it."""
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    """Collect a finished task's error (so asyncio does not warn it was never retrieved); log a write's."""
+    if not task.cancelled() and (exc := task.exception()) is not None and task.get_name().startswith("index-write"):
+        log.warning("an index write failed: %s", exc)
 
 
 def sent_grant(sender: str | None, *, catchall: str) -> frozenset[str]:
@@ -374,20 +380,23 @@ class Sync:
                         adding = await self._add_after(adding, built)
                         built = []
             if adding is not None:
-                await adding
+                await asyncio.shield(adding)
         finally:
             for _, task in pending:
                 task.cancel()
-            if adding is not None and not adding.done():
-                # A write under way is let finish (its thread would anyway), then forgotten:
-                # the error, if any, is raised by the await above or logged by the caller's retry.
-                await asyncio.wait({adding})
+                task.add_done_callback(_retrieve)
+            if adding is not None:
+                # A write under way is let finish (its thread would anyway, and its listeners
+                # must hear of rows that are in); its error, if any, is logged here too.
+                if not adding.done():
+                    await asyncio.wait({adding})
+                _retrieve(adding)
 
     async def _add_after(self, previous: asyncio.Task[None] | None, records: list[CopyRecord]) -> asyncio.Task[None]:
         """Start adding `records` once the write before them (`previous`) is done."""
         if previous is not None:
-            await previous
-        return asyncio.create_task(self._add(records))
+            await asyncio.shield(previous)  # cancelling ingest must not cancel a write
+        return asyncio.create_task(self._add(records), name="index-write")
 
     async def _built(self, batch: Sequence[str], task: asyncio.Task[list[CopyRecord]]) -> list[CopyRecord]:
         """The rows of `batch` (being read and built by `task`); if that failed, the copies are

@@ -83,7 +83,12 @@ class Walk:
 
 
 def _serve(walk: Walk, **env: str) -> ServeProcess:
-    return ServeProcess(walk.data_dir, walk.log_dir, domain=DOMAIN, env={"AGENTMAIL_LOG_LEVEL": "debug", **env})
+    return ServeProcess(
+        walk.data_dir,
+        walk.log_dir,
+        domain=DOMAIN,
+        env={"AGENTMAIL_LOG_LEVEL": "debug", "AGENTMAIL_LOOP": "asyncio", **env},
+    )
 
 
 def _cli(walk: Walk, *args: str) -> None:
@@ -361,6 +366,7 @@ def test_no_token_in_logs_data_or_error_bodies(walk: Walk, case: str) -> None:
 
 
 def test_the_scan_reads_everything_it_claims_to(walk: Walk) -> None:
+    # The DEBUG line checked below is asyncio's own ("Using selector"): uvloop logs none.
     # Without these, a clean scan could mean an empty scan.
     running, stopped = walk.data_snapshots
     assert any(name.endswith("-wal") for name in running), sorted(running)

@@ -28,7 +28,7 @@ from gateway.api.controllers.events import EventController
 from gateway.api.controllers.identities import IdentityController
 from gateway.api.controllers.messages import MessageController
 from gateway.api.controllers.sending import SendController
-from gateway.api.controllers.system import HealthOut, health
+from gateway.api.controllers.system import HealthOut, ReadyOut, health, ready
 from gateway.api.controllers.threads import ThreadController
 from gateway.api.controllers.tokens import TokenController
 from gateway.api.controllers.waits import WaitController
@@ -49,6 +49,7 @@ from gateway.push.feeder import Feeder
 from gateway.push.webhooks import Webhooks
 from gateway.push.worker import Deliverer
 from gateway.retention import Retention
+from gateway.roles import Roles
 from gateway.sources.base import Listeners, MailSource
 from gateway.sources.imap import ImapConfig, ImapSource
 from gateway.sources.local import LocalSource
@@ -63,6 +64,7 @@ __all__ = ["Gateway", "create_app"]
 
 log = logging.getLogger(__name__)
 
+READY_TIMEOUT = 2.0  # seconds /ready waits for the database before it says unreachable
 MAX_REQUEST_BYTES = 64 * 1024  # JSON bodies here are tiny; anything bigger is a mistake or abuse
 
 
@@ -87,23 +89,36 @@ class Gateway:
     webhooks: Webhooks
     feeder: Feeder
     deliverer: Deliverer
+    roles: Roles
     smtp_address: tuple[str, int] | None = None
-    sync_task: asyncio.Task[None] | None = None
 
     def health(self) -> HealthOut:
-        """What /health reports: failing once the sync task ended while the gateway runs (or its
-        catch-ups keep failing: it retries, but a supervisor should look), rebuilding while the
-        index is built from the mailbox (mail reads answer 503 meanwhile)."""
-        syncing = self.sync_task is not None and not self.sync_task.done()
-        status: Literal["ok", "rebuilding", "failing"] = (
-            "failing" if not syncing or self.sync.failing else "rebuilding" if self.sync.rebuilding else "ok"
-        )
+        """What /health reports: failing once the reader's sync task ended while the gateway runs
+        (or its catch-ups keep failing: it retries, but a supervisor should look), rebuilding
+        while the index is built from the mailbox (mail reads answer 503 meanwhile)."""
+        status: Literal["ok", "rebuilding", "failing"] = "rebuilding" if self.roles.rebuilding else "ok"
+        if self.roles.stopped or (self.roles.role == "reader" and self.sync.failing):
+            status = "failing"
         return HealthOut(status, self.source.kind, "ok" if self.source.reachable else "unreachable")
 
-
-def _log_crash(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("the %s task stopped: new mail is no longer indexed", task.get_name(), exc_info=task.exception())
+    async def readiness(self) -> ReadyOut:
+        """What /ready reports: whether a load balancer should send this gateway requests."""
+        role = self.roles.role
+        try:
+            async with asyncio.timeout(READY_TIMEOUT):
+                database = await self.store.engine.ping()
+        except TimeoutError:
+            database = False
+        reason = None
+        if not database:
+            reason = "the database does not answer"
+        elif not self.store.coordination.hearing:
+            reason = "not hearing the other gateways yet (their wake-ups and token changes)"
+        elif self.roles.rebuilding:
+            reason = "the index is being rebuilt from the mailbox"
+        elif self.health().status == "failing":
+            reason = "this gateway reads the mailbox but no longer indexes new mail"
+        return ReadyOut("not ready" if reason else "ready", role, "ok" if database else "unreachable", reason)
 
 
 def _build(settings: Settings, source: MailSource | None) -> Gateway:
@@ -123,13 +138,19 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         store,
         source,
         max_bytes=settings.max_message_bytes,
-        rebuilding=lambda: sync.rebuilding,
+        rebuilding=lambda: roles.rebuilding,
         max_attachments=settings.max_attachments,
         max_attachment_bytes=settings.attachment_limit,
         attachment_text_chars=settings.attachment_text_chars,
     )
     retention = Retention(source, store, days=settings.retention_days, index_ready=lambda: sync.caught_up)
-    hub = Hub(per_address=settings.wait_max_per_address, total=settings.wait_max_total)
+    # Wake-ups go through the store's coordination: to this gateway at once, and to the others.
+    hub = Hub(
+        per_address=settings.wait_max_per_address,
+        total=settings.wait_max_total,
+        announce=store.coordination.announce,
+    )
+    store.coordination.subscribe(hub.heard)
     # Sent copies wake nobody: waits and event streams are for mail that arrives.
     sync.on_indexed(lambda records: hub.publish(a for r in records if r.direction == "received" for a in r.grants))
     deliverer = Deliverer(
@@ -164,7 +185,19 @@ def _build(settings: Settings, source: MailSource | None) -> Gateway:
         ),
     )
     sending = Sending(store, inbox, outbox, sync, max_bytes=settings.max_message_bytes, clock=time.time)
-    return Gateway(settings, store, source, sync, inbox, retention, hub, outbox, sending, webhooks, feeder, deliverer)
+    # One gateway on the store reads the mailbox: the sync, retention and the feeder are its duties.
+    roles = Roles(
+        store.coordination,
+        source,
+        sync,
+        store.index,
+        duties=[("retention", retention.run), ("webhook feeder", feeder.run)],
+        exclusive=source.kind == "local",
+    )
+    store.coordination.subscribe(roles.heard)
+    return Gateway(
+        settings, store, source, sync, inbox, retention, hub, outbox, sending, webhooks, feeder, deliverer, roles
+    )
 
 
 def create_app(settings: Settings, *, source: MailSource | None = None) -> Litestar:
@@ -175,41 +208,46 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
     @contextlib.asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         listeners = Listeners()
+        coordination = gw.store.coordination
         try:
             await gw.store.engine.start()
             if isinstance(gw.source, LocalSource) and gw.store.engine.store_id is not None:
                 # The mailbox side remembers the store: losing the store alone stops the next start.
                 mark_mailbox(gw.source.maildir.root, gw.store.engine.store_id)
             await ensure_admin_token(settings, gw.store.tokens)
+            if coordination.shared and gw.source.kind == "local":
+                log.warning(
+                    "the embedded SMTP intake is single-process: this gateway alone reads this database's"
+                    " mail; to run several gateways on it, use AGENTMAIL_SOURCE=imap (Dovecot)"
+                )
             await gw.source.start()
-            await gw.sync.prepare()  # before anything is served: is the index about to be rebuilt?
+            await gw.roles.prepare()  # before anything is served: is the index about to be rebuilt?
         except BaseException:
             await gw.store.engine.close()
             raise
-        sync = gw.sync_task = asyncio.create_task(gw.sync.run(), name="sync")
-        sync.add_done_callback(_log_crash)
-        retention = asyncio.create_task(gw.retention.run(), name="retention")
+        news = asyncio.create_task(coordination.run(), name="news")
+        roles = asyncio.create_task(gw.roles.run(), name="roles")
         await gw.outbox.start()
         outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
         await gw.deliverer.start()
-        feeder = asyncio.create_task(gw.feeder.run(), name="webhook feeder")
         deliverer = asyncio.create_task(gw.deliverer.run(), name="webhook deliveries")
         try:
-            listeners = await gw.source.listen(settings)  # SMTP intake (local), push listener (imap)
+            # SMTP intake (local), push listener (imap): a push heard by a standby goes to the reader.
+            listeners = await gw.source.listen(settings, hint=gw.roles.hint)
             gw.smtp_address = listeners.smtp_address
             yield
         finally:
             await listeners.close()
-            retention.cancel()
             outbox.cancel()  # what it was doing is in the store: the next start finishes it
-            feeder.cancel()  # the same: its cursor and the queued deliveries are in the store
-            deliverer.cancel()
-            await gw.source.stop()  # the sync's next_batch returns None and it ends
-            _, pending = await asyncio.wait([sync, retention, outbox, feeder, deliverer], timeout=5)
+            deliverer.cancel()  # the same: the queued deliveries are in the store
+            await gw.source.stop()  # the reader's sync ends (next_batch returns None), and so its role
+            if gw.roles.role != "reader":
+                roles.cancel()  # a standby waits for the role: nothing of its own to finish
+            _, pending = await asyncio.wait([roles, outbox, deliverer], timeout=5)
             for task in pending:  # never close the stores under a running task
                 task.cancel()
-            if pending:
-                await asyncio.wait(pending)
+            news.cancel()
+            await asyncio.wait([*pending, news])
             await gw.sync.close()
             await gw.store.engine.close()
 
@@ -229,6 +267,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                 "/", route_handlers=[SendController], request_max_body_size=send_body_limit(settings.max_message_bytes)
             ),
             health,
+            ready,
             ui_router(),
         ],
         dependencies={
@@ -239,6 +278,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             "sending": Provide(lambda: gw.sending, sync_to_thread=False),
             "webhooks": Provide(lambda: gw.webhooks, sync_to_thread=False),
             "health_state": Provide(gw.health, sync_to_thread=False),
+            "readiness": Provide(gw.readiness),
         },
         middleware=[client_gone_mid_body, lambda app: TokenAuth(app, exclude=PUBLIC_PATHS)],
         exception_handlers=with_ui_pages(EXCEPTION_HANDLERS),  # /ui errors are HTML pages

@@ -3,9 +3,11 @@
 The sync publishes every indexed batch; each `wait` and each event stream holds a
 `Subscription` to its identity's address and is woken when mail granted to that address is
 indexed; a stream over every identity (`/v1/events`) holds one `subscribe_all` rung by
-mail for any address. A wake-up carries nothing: the subscriber looks in the index itself, so a message
-can never be half-delivered through the hub, and one that is indexed between a subscriber's
-check and its wait still wakes it (subscribe first, then check).
+mail for any address. News also comes from the other gateways on the store (`heard`), token
+changes included: every subscription is rung then, and each checks that it may go on. A wake-up
+carries nothing: the subscriber looks in the index itself, so a message can never be
+half-delivered through the hub, and one that is indexed between a subscriber's check and its
+wait still wakes it (subscribe first, then check).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 
 from gateway.errors import TooManyWaiters
+from gateway.store.coordination import News
 
 __all__ = ["Hub", "Subscription"]
 
@@ -53,8 +56,9 @@ class Subscription:
 class Hub:
     """Subscriptions by address, bounded per address and in all (memory, not IMAP, is the limit)."""
 
-    def __init__(self, *, per_address: int, total: int) -> None:
+    def __init__(self, *, per_address: int, total: int, announce: Callable[[News], None] | None = None) -> None:
         self._per_address = per_address
+        self._announce = announce  # to every gateway on the store (this one too), when it has company
         self._total = total
         self._subs: defaultdict[str, set[Subscription]] = defaultdict(set)
         self._everything: set[Subscription] = set()  # rung for any address
@@ -115,11 +119,27 @@ class Hub:
                 await self._counted.wait()
 
     def publish(self, addresses: Iterable[str]) -> None:
-        """Ring every subscription of these addresses (mail granted to them was indexed)."""
-        wanted = set(addresses)
-        for address in wanted:
-            for sub in self._subs.get(address, ()):
-                sub.ring()
-        if wanted:
+        """Mail granted to these addresses was indexed (or a claim on it given back): ring their
+        subscriptions here, and on every other gateway on the store."""
+        news = News(frozenset(addresses))
+        if not news:
+            return
+        if self._announce is None:
+            self.heard(news)
+        else:
+            self._announce(news)  # delivered here at once, then to the others (heard)
+
+    def heard(self, news: News) -> None:
+        """Ring the subscriptions `news` concerns: those of its addresses, or all of them when a
+        token or identity changed or news may have been missed (each looks, and checks its access)."""
+        if news.tokens or news.everything:
+            for subs in self._subs.values():
+                for sub in subs:
+                    sub.ring()
+        else:
+            for address in news.addresses:
+                for sub in self._subs.get(address, ()):
+                    sub.ring()
+        if news.addresses or news.tokens or news.everything:
             for sub in self._everything:
                 sub.ring()

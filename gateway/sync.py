@@ -34,7 +34,7 @@ from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredM
 from gateway.store import CopyRecord, MessageIndex
 from gateway.workers import RecordBuilder
 
-__all__ = ["Sync", "build_record", "build_records", "sent_grant"]
+__all__ = ["GENERATION_KEY", "REBUILDING_KEY", "Sync", "build_record", "build_records", "sent_grant"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ COSTLY_BYTES: Final = 256 * 1024
 Parse cost is bounded per message (gateway/mail/parse.py) and grows with size up to that
 bound: below this size a hostile copy costs at most a few hundred milliseconds."""
 GENERATION_KEY: Final = "source_generation"  # index meta: the id space the indexed ids belong to
+REBUILDING_KEY: Final = "rebuilding"  # index meta: "1" while a rebuild from the mailbox is under way
 PREPARE_TIMEOUT: Final = 2.0  # start-up waits this long to learn whether a new index has mail to rebuild
 RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0, 300.0)
 """Seconds before each retry of a catch-up that failed or skipped a copy (the last repeats): the
@@ -177,6 +178,8 @@ class Sync:
         self._changed = asyncio.Condition()
         self._listeners: list[Callable[[Sequence[CopyRecord]], None]] = []
         self._rebuilding = False
+        self._rebuilding_said = False  # whether the index's meta says what `_rebuilding` does
+        self._state_listeners: list[Callable[[], None]] = []
         self._caught_up = False  # the last catch-up's own part is done (see `caught_up`)
         self._left_to_lane: set[str] = set()  # costly copies the last catch-up left to the lane
         self._failures = 0  # catch-ups failed in a row
@@ -211,14 +214,33 @@ class Sync:
         return self._failures >= FAILING_AFTER
 
     async def prepare(self) -> None:
-        """Before the API serves: an index with no mailbox state over a mailbox with mail is `rebuilding`."""
+        """Before the API serves (or this gateway starts reading the mailbox): an index with no
+        mailbox state over a mailbox with mail, or one whose last rebuild never finished, is `rebuilding`."""
         if await self._index.get_meta(GENERATION_KEY) is not None:
+            # A reader that died mid-rebuild left it half built: whoever reads next finishes it.
+            await self._set_rebuilding(await self._index.get_meta(REBUILDING_KEY) == "1")
             return
         try:
             async with asyncio.timeout(PREPARE_TIMEOUT):
-                self._rebuilding = bool(await self._source.snapshot())
+                rebuilding = bool(await self._source.snapshot())
         except (TimeoutError, SourceUnavailable):
-            self._rebuilding = True  # cannot tell: assume the worst until a catch-up completes
+            rebuilding = True  # cannot tell: assume the worst until a catch-up completes
+        await self._set_rebuilding(rebuilding)
+
+    async def _set_rebuilding(self, rebuilding: bool) -> None:
+        """Say whether the index is being rebuilt: here, in the index's meta (read by the gateways
+        that do not read the mailbox, and by the next reader if this one dies) and to listeners."""
+        if rebuilding == self._rebuilding and self._rebuilding_said:
+            return
+        self._rebuilding = rebuilding
+        await self._index.set_meta(REBUILDING_KEY, "1" if rebuilding else "0")
+        self._rebuilding_said = True
+        for listener in self._state_listeners:
+            listener()
+
+    def on_state(self, listener: Callable[[], None]) -> None:
+        """Call `listener` whenever the index starts or stops being rebuilt."""
+        self._state_listeners.append(listener)
 
     def on_indexed(self, listener: Callable[[Sequence[CopyRecord]], None]) -> None:
         """Call `listener` with each batch right after it is indexed (the hub hooks in here)."""
@@ -231,7 +253,7 @@ class Sync:
         if await self._index.get_meta(GENERATION_KEY) != generation:
             if await self._index.count():
                 log.warning("the mailbox's ids changed (now %s): rebuilding the index", generation)
-            self._rebuilding = self._rebuilding or bool(present)
+            await self._set_rebuilding(self._rebuilding or bool(present))
             self._caught_up = False  # until the index holds this generation's copies
             self._epoch += 1  # what the lane holds is void: it may not be added after the clear
             self._in_costly.clear()
@@ -250,7 +272,7 @@ class Sync:
             await self.settled()
         # Otherwise the main lane goes on: the copies left to the lane count once indexed.
         self._left_to_lane = {i for i in unindexed if i in self._in_costly}
-        self._rebuilding = False
+        await self._set_rebuilding(False)
         if self._gave_up == gave_up:  # else a copy was skipped: the retry catches up
             self._caught_up = True
             self._retry = False

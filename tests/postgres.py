@@ -236,9 +236,17 @@ class PostgresCluster:
             self.root, self.port = None, 0
             raise
 
-    def _start_server(self) -> None:
+    def pause(self) -> None:
+        """Stop the server (fast: every session ends), keeping its files and port for `resume`."""
+        self._stop_server()
+
+    def resume(self) -> None:
+        """Start a server `pause` stopped again, on the same port (clients' DSNs stay right)."""
+        self._start_server(port=self.port)
+
+    def _start_server(self, port: int | None = None) -> None:
         for attempt in range(1, START_ATTEMPTS + 1):
-            port = free_port()
+            port = port or free_port()
             self._write_settings(port)
             out = self._as_server_user(
                 [

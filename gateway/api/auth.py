@@ -44,7 +44,7 @@ __all__ = [
     "token_lost",
 ]
 
-PUBLIC_PATHS: Final = ["^/health$", "^/schema"]
+PUBLIC_PATHS: Final = ["^/health$", "^/ready$", "^/schema"]
 
 Address = Annotated[
     str,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final, Protocol
@@ -115,12 +115,20 @@ class MailSource(Protocol):
     async def start(self) -> None:
         """Connect or open; called once before anything else."""
 
-    async def listen(self, settings: Settings) -> Listeners:
+    async def follow(self) -> None:
+        """Start watching for new mail (IMAP IDLE): this gateway reads the mailbox from now on.
+
+        Only one gateway on a store follows at a time (gateway/roles.py); the others still fetch."""
+
+    async def unfollow(self) -> None:
+        """Stop watching: another gateway reads the mailbox now. Fetches, expunges and sends go on."""
+
+    async def listen(self, settings: Settings, *, hint: Callable[[], None] | None = None) -> Listeners:
         """Start whatever listens for this source, after `start`; the caller closes the result.
 
         The local source starts the embedded SMTP intake (`settings.smtp_host`/`smtp_port`,
         reported in `smtp_address`); the imap source starts Dovecot's push listener when
-        `settings.push_address` is set, and nothing otherwise.
+        `settings.push_address` is set (each push calls `hint`, by default its own), and nothing otherwise.
         """
 
     async def stop(self) -> None:

@@ -172,6 +172,7 @@ class ImapSource:
         self._uidvalidity: int | None = None
         self._last_uid = 0  # highest UID announced or snapshotted; reader thread only
         self._stopping = threading.Event()
+        self._halt = threading.Event()  # set to stop the watcher alone (`unfollow`)
         self._watcher: threading.Thread | None = None
         self._watch_client: IMAPClient | None = None
         self._watching = False  # the watcher is in IDLE: no need to poll
@@ -205,7 +206,7 @@ class ImapSource:
     # --- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Connect the reader (retried later if Dovecot is down) and start the watcher."""
+        """Connect the reader (retried later if Dovecot is down); `follow` starts the watcher."""
         self._loop = asyncio.get_running_loop()
         self._next_reconcile = time.monotonic() + self._reconcile_every
         try:
@@ -213,14 +214,19 @@ class ImapSource:
         except SourceUnavailable as exc:
             log.warning("%s; retrying in the background", exc)
         self._started = True
-        self._watcher = threading.Thread(target=self._watch, name="imap-watcher", daemon=True)
+
+    async def follow(self) -> None:
+        """Start the watcher (IDLE): this gateway reads the mailbox from now on."""
+        if self._stopping.is_set() or (self._watcher is not None and self._watcher.is_alive()):
+            return
+        self._halt = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, args=(self._halt,), name="imap-watcher", daemon=True)
         self._watcher.start()
         self._notify("start")
 
-    async def stop(self) -> None:
-        """Close both connections; a pending `next_batch` returns None."""
-        self._stopping.set()
-        self._wake.set()
+    async def unfollow(self) -> None:
+        """Stop the watcher: another gateway reads the mailbox now (fetches go on)."""
+        self._halt.set()
         client = self._watch_client
         if client is not None:
             # Wakes the watcher out of its poll() at once; it then closes the connection.
@@ -228,6 +234,13 @@ class ImapSource:
                 client.socket().shutdown(socket.SHUT_RDWR)
         if self._watcher is not None:
             await asyncio.to_thread(self._watcher.join, 10)
+            self._watcher = None
+
+    async def stop(self) -> None:
+        """Close both connections; a pending `next_batch` returns None."""
+        self._stopping.set()
+        self._wake.set()
+        await self.unfollow()
         reader = self._reader
         if reader is not None:  # a command blocked on a silent server returns at once
             with contextlib.suppress(OSError):
@@ -237,12 +250,13 @@ class ImapSource:
         # Bounded: a reader still connecting gives up after the config's timeout at worst.
         await asyncio.to_thread(self._reader_pool.shutdown, wait=True)
 
-    async def listen(self, settings: Settings) -> Listeners:
-        """Dovecot's push listener (`hint` on each push) when `settings.push_address` is set."""
+    async def listen(self, settings: Settings, *, hint: Callable[[], None] | None = None) -> Listeners:
+        """Dovecot's push listener when `settings.push_address` is set: each push calls `hint`
+        (by default this source's own `hint`; a standby passes the reader's on)."""
         if settings.push_address is None:
             return Listeners()
         assert settings.push_secret is not None  # checked with the settings
-        push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), self.hint)
+        push = await start_push_listener(*settings.push_address, settings.push_secret.reveal(), hint or self.hint)
         log.info("Dovecot push listener on %s:%d", *push.sockets[0].getsockname()[:2])
         return Listeners((push,))
 
@@ -397,7 +411,14 @@ class ImapSource:
         def read(client: IMAPClient, uids: list[int], name: Callable[[int], str], sent: bool) -> list[StoredMessage]:
             if not uids:
                 return []
-            data = client.fetch(uids, [b"INTERNALDATE", b"RFC822.SIZE", part])
+            items = [b"INTERNALDATE", b"RFC822.SIZE", part]
+            data = client.fetch(uids, items)
+            if absent := [uid for uid in uids if uid not in data]:
+                # This session may not have seen them arrive: Dovecot refreshes a session's view
+                # on NOOP, and another session (the watcher, or another gateway's) saw them first.
+                # Only what is still absent after that is gone.
+                client.noop()
+                data.update(client.fetch(absent, items))
             found = []
             for uid in uids:
                 item = data.get(uid)
@@ -607,10 +628,10 @@ class ImapSource:
 
     # --- the watcher --------------------------------------------------------------------
 
-    def _watch(self) -> None:
+    def _watch(self, halt: threading.Event) -> None:
         """The watcher thread: IDLE + NOOP heartbeat, reconnecting with backoff until stopped."""
         backoff = 0.5
-        while not self._stopping.is_set():
+        while not (self._stopping.is_set() or halt.is_set()):
             try:
                 # SELECT, not EXAMINE: Dovecot has been seen to stop updating a read-only
                 # session's view of the Maildir; nothing is ever changed through this one.
@@ -618,11 +639,11 @@ class ImapSource:
             except Exception as exc:
                 if backoff == 0.5:
                     log.warning("IMAP IDLE connection failed (%s); polling meanwhile", type(exc).__name__)
-                self._stopping.wait(backoff)
+                halt.wait(backoff)
                 backoff = min(backoff * 2, BACKOFF_MAX)
                 continue
             self._watch_client = client
-            if self._stopping.is_set():
+            if self._stopping.is_set() or halt.is_set():
                 _close(client)
                 break
             if backoff > 0.5:
@@ -631,9 +652,9 @@ class ImapSource:
             self._watching = True
             self._notify("reconnect")  # whatever arrived while nobody watched
             try:
-                self._idle_loop(client)
+                self._idle_loop(client, halt)
             except Exception as exc:
-                if not self._stopping.is_set():
+                if not (self._stopping.is_set() or halt.is_set()):
                     log.warning("IMAP IDLE connection lost (%s); polling meanwhile", type(exc).__name__)
                     backoff = 1.0
             finally:
@@ -642,11 +663,11 @@ class ImapSource:
                 _close(client)
                 self._notify("poll")  # so next_batch starts polling now
 
-    def _idle_loop(self, client: IMAPClient) -> None:
-        while not self._stopping.is_set():
+    def _idle_loop(self, client: IMAPClient, halt: threading.Event) -> None:
+        while not (self._stopping.is_set() or halt.is_set()):
             client.idle()
             heard = client.idle_check(timeout=self._heartbeat)
-            if self._stopping.is_set():
+            if self._stopping.is_set() or halt.is_set():
                 return
             _, more = client.idle_done()
             _, polled = client.noop()

@@ -334,7 +334,13 @@ class LocalSource:
         if cleared:
             log.info("removed %d unfinished deliver%s from tmp/", cleared, "y" if cleared == 1 else "ies")
 
-    async def listen(self, settings: Settings) -> Listeners:
+    async def follow(self) -> None:
+        """Nothing to watch: the intake in this process hands every copy over itself."""
+
+    async def unfollow(self) -> None:
+        """Nothing to stop (the intake is single-process)."""
+
+    async def listen(self, settings: Settings, *, hint: Callable[[], None] | None = None) -> Listeners:
         """Start the embedded SMTP intake on the running loop; it stores through `store`."""
         smtp = await start_smtp_server(
             host=settings.smtp_host,

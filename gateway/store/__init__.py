@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from gateway.store.claims import Claims
+from gateway.store.coordination import Coordination, News
 from gateway.store.identities import Identities
 from gateway.store.index import MessageIndex
 from gateway.store.limits import RateLimits
@@ -65,6 +66,7 @@ __all__ = [
     "ApiToken",
     "Attempt",
     "Claims",
+    "Coordination",
     "CopyRecord",
     "Cursor",
     "Delivery",
@@ -76,6 +78,7 @@ __all__ = [
     "Identity",
     "Marks",
     "MessageIndex",
+    "News",
     "Outbox",
     "OutboxEntry",
     "Principal",
@@ -130,3 +133,5 @@ class Store:
     outbox: Outbox
     webhooks: WebhookStore
     index: MessageIndex
+    coordination: Coordination
+    """Who reads the mailbox, and news between the gateways on this store (gateway/store/coordination.py)."""

@@ -43,7 +43,7 @@ async def test_health_needs_no_token(gateway: RunningGateway) -> None:
 
 
 async def test_health_fails_once_the_sync_stopped(gateway: RunningGateway) -> None:
-    sync = gateway.gw.sync_task
+    sync = gateway.gw.roles.sync_task
     assert sync is not None
     sync.cancel()  # what a crash of the indexing task looks like from outside
     with contextlib.suppress(asyncio.CancelledError):

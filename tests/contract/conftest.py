@@ -72,8 +72,10 @@ class Harness:
         return ImapSource(ImapConfig(config.host, free_port(), config.user, config.password, "none", timeout=2.0))
 
     async def start(self, source: MailSource, *, listen: bool = False) -> Listeners | None:
-        """Start `source` (stopped at teardown unless `stop` came first); `listen` starts its listeners."""
+        """Start `source` as the mailbox's reader (stopped at teardown unless `stop` came first);
+        `listen` starts its listeners."""
         await source.start()
+        await source.follow()
         self._running.append(source)
         if not listen:
             return None

@@ -19,6 +19,7 @@ async def test_stop_returns_promptly_with_commands_queued_on_a_silent_server() -
     source = ImapSource(ImapConfig("127.0.0.1", port, "u", "p", "none", timeout=1.0))
     try:
         await source.start()  # gives up on the reader after its timeout; retries later
+        await source.follow()
         assert not source.reachable
         queued = [asyncio.create_task(source.fetch([f"{1:010d}.{i:010d}"])) for i in range(3)]
         async with asyncio.timeout(15):  # the config's timeout once at most, not once per job

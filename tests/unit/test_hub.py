@@ -6,6 +6,7 @@ import pytest
 
 from gateway.errors import TooManyWaiters
 from gateway.hub import Hub
+from gateway.store import News
 
 
 async def test_publish_rings_only_the_addresses_it_names() -> None:
@@ -64,3 +65,30 @@ async def test_a_subscription_to_everything_is_rung_by_any_address_and_bounded()
     for sub in held:
         hub.unsubscribe(sub)
     assert hub.count == 0
+
+
+async def test_token_news_and_missed_news_ring_every_subscription() -> None:
+    hub = Hub(per_address=5, total=10)
+    for news in (News(tokens=True), News(everything=True)):
+        with hub.subscribe("a@x") as a, hub.subscribe("b@x") as b, hub.subscribe_all() as every:
+            hub.heard(news)
+            assert [await s.wait(0) for s in (a, b, every)] == [True, True, True]
+
+
+async def test_state_and_hint_news_ring_nobody() -> None:
+    hub = Hub(per_address=5, total=10)
+    with hub.subscribe("a@x") as a, hub.subscribe_all() as every:
+        hub.heard(News(hint=True, state=True))
+        assert [await s.wait(0) for s in (a, every)] == [False, False]
+
+
+async def test_with_company_publish_goes_through_the_announcement_only() -> None:
+    said: list[News] = []
+    hub = Hub(per_address=5, total=10, announce=said.append)
+    with hub.subscribe("a@x") as a:
+        hub.publish(["a@x", "a@x"])
+        hub.publish([])
+        assert said == [News(frozenset({"a@x"}))]
+        assert not await a.wait(0)  # rung when the announcement comes back (the store's coordination)
+        hub.heard(said[0])
+        assert await a.wait(0)

@@ -1,4 +1,4 @@
-"""Liveness for probes and load balancers."""
+"""Liveness (`/health`) and readiness (`/ready`) for probes and load balancers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from litestar import Response, get
 from litestar.di import NamedDependency
 from litestar.openapi import ResponseSpec
 
-__all__ = ["HealthOut", "health"]
+__all__ = ["HealthOut", "ReadyOut", "health", "ready"]
 
 
 class HealthOut(msgspec.Struct):
@@ -43,3 +43,33 @@ def health(health_state: NamedDependency[HealthOut]) -> Response[HealthOut]:
     `rebuilding` (200) while the message index is rebuilt from the mailbox.
     """
     return Response(health_state, status_code=503 if health_state.status == "failing" else 200)
+
+
+class ReadyOut(msgspec.Struct):
+    status: Literal["ready", "not ready"]
+    """`ready` (200): send this gateway requests. `not ready` (503): send them to another."""
+    role: Literal["reader", "standby"]
+    """`reader`: this gateway reads the mailbox (one per store); `standby`: it serves the API and
+    takes over reading when the reader goes."""
+    database: Literal["ok", "unreachable"]
+    """Whether the store answers right now (authenticated calls answer 503 while it does not)."""
+    reason: str | None = None
+    """Why it is not ready."""
+
+
+@get(
+    "/ready",
+    operation_id="ready",
+    response_description="`ready`: the store answers and this gateway's view of it is current.",
+    summary="Should a load balancer send this gateway requests",
+    tags=["system"],
+    security=[{}],  # no token
+    responses={503: ResponseSpec(ReadyOut, generate_examples=False, description="Send requests elsewhere.")},
+)
+async def ready(readiness: NamedDependency[ReadyOut]) -> Response[ReadyOut]:
+    """`ready` while the store answers, this gateway hears the others (their wake-ups and token
+    changes), the index is not being rebuilt and, on the reader, new mail is indexed; needs no token.
+
+    503 `not ready` with the reason otherwise: it recovers on its own.
+    """
+    return Response(readiness, status_code=200 if readiness.status == "ready" else 503)

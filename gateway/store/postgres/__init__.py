@@ -22,6 +22,7 @@ from gateway.store.postgres.accounts import (
     PostgresTokens,
     PostgresUiSessions,
 )
+from gateway.store.postgres.coordination import PostgresCoordination
 from gateway.store.postgres.database import CONNECT_TIMEOUT, Database
 from gateway.store.postgres.index import PostgresIndex
 from gateway.store.postgres.marks import PostgresClaims, PostgresMarks, PostgresRateLimits
@@ -103,4 +104,5 @@ def open_postgres(
         outbox=PostgresOutbox(db, clock),
         webhooks=PostgresWebhooks(db, clock),
         index=PostgresIndex(db, clock),
+        coordination=PostgresCoordination(db),
     )

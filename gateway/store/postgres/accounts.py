@@ -16,7 +16,9 @@ import psycopg
 
 from gateway.errors import Conflict, InvalidInput, NotFound, Unauthorized
 from gateway.names import check_local_part, random_local_part
+from gateway.store.coordination import News
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
+from gateway.store.postgres.coordination import notify_sql
 from gateway.store.postgres.database import Connection, Database, Row
 from gateway.store.postgres.schema import LOCK_NAMESPACE
 from gateway.store.rows import IDENTITY_COLUMNS, SEND_SCOPES, ascii_lower, check_choice, identity_of
@@ -63,7 +65,14 @@ class PostgresAccounts:
             return None
         return Principal("identity", token_id, identity)
 
+    async def _announce_tokens(self, conn: Connection) -> None:
+        """Tell every gateway, when this transaction commits, that a token or identity changed."""
+        for channel, payload in notify_sql(News(tokens=True)):
+            await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+
     async def _end_sessions_of(self, conn: Connection, identity_id: int) -> None:
+        """End the identity's `/ui` sessions and every gateway's waits and streams on its token."""
+        await self._announce_tokens(conn)
         await conn.execute(
             "DELETE FROM ui_sessions WHERE token_hash IN"
             " (SELECT hash FROM tokens WHERE identity_id = %s AND kind = 'identity')",
@@ -224,6 +233,7 @@ class PostgresTokens(PostgresAccounts):
             # Replicas starting at once set it together: one at a time, or the second insert of
             # the same hash fails on the hash's unique index, which ON CONFLICT (id) cannot arbitrate.
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext('agentmail admin token'))")
+            await self._announce_tokens(conn)
             await conn.execute(
                 "DELETE FROM ui_sessions WHERE token_hash IN"
                 " (SELECT hash FROM tokens WHERE kind = 'admin' AND hash != %s)",
@@ -256,6 +266,7 @@ class PostgresTokens(PostgresAccounts):
 
     async def delete_provisioner(self, token_id: str) -> None:
         async with self._db.transaction() as conn:
+            await self._announce_tokens(conn)
             await conn.execute(
                 "DELETE FROM ui_sessions WHERE token_hash IN"
                 " (SELECT hash FROM tokens WHERE id = %s AND kind = 'provision')",

@@ -27,6 +27,10 @@ Connection = psycopg.AsyncConnection[Row]
 CONNECT_TIMEOUT: Final = 10.0  # seconds libpq may take to reach the server (its connect_timeout)
 log = logging.getLogger(__name__)
 
+KEEPALIVES: Final = "keepalives=1 keepalives_idle=5 keepalives_interval=2 keepalives_count=3"
+"""libpq's TCP keepalives for the connections held alone: a dead server is noticed in ~11 s."""
+SERVER_KEEPALIVES: Final = "SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3"
+"""The server's side of the same, per session: a vanished gateway's lock is released in ~11 s."""
 BORROW_TIMEOUT: Final = 5.0  # seconds a call waits for a free pooled connection before StoreUnavailable
 _URL_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*)(?::[^@/\s]*)?@", re.I)
 _KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.I)
@@ -64,6 +68,7 @@ class Database:
         self._max_size = max_size
         self._connect_timeout = connect_timeout
         self._pool: AsyncConnectionPool[Connection] | None = None
+        self._conninfo: str | None = None
         self.where = describe(dsn)
         """Where the database is, safe to show (no password)."""
 
@@ -85,6 +90,7 @@ class Database:
         except psycopg.Error as exc:
             raise StoreError(f"cannot connect to {self.where}: {self.scrub(exc)}; refusing to start") from None
         await probe.close()
+        self._conninfo = conninfo
         pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
             conninfo,
             open=False,
@@ -108,6 +114,24 @@ class Database:
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.close()
+
+    async def connect_alone(self) -> Connection:
+        """A connection of its own, outside the pool, in autocommit: for LISTEN and a held lock.
+
+        Both ends probe the link every few seconds (TCP keepalives), so a peer that vanished
+        without closing (a partition, a dead host) is noticed in seconds, and the server
+        releases what the session held (the reader's lock) instead of keeping it for hours.
+        StoreUnavailable when the server cannot be reached.
+        """
+        if self._conninfo is None:
+            raise StoreError("the PostgreSQL store is not started (or already closed)")
+        try:
+            conn = await psycopg.AsyncConnection.connect(f"{self._conninfo} {KEEPALIVES}", autocommit=True)
+            await conn.execute(SERVER_KEEPALIVES)
+        except (psycopg.OperationalError, OSError) as exc:
+            log.warning("%s is unavailable: %s", self.where, self.scrub(exc))
+            raise StoreUnavailable("the database cannot be reached right now; try again") from None
+        return conn
 
     def scrub(self, exc: BaseException) -> str:
         """A library exception's text, safe to show (see `scrub`)."""

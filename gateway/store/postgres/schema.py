@@ -34,6 +34,7 @@ __all__ = [
     "INDEX_VERSION",
     "LOCK_INDEX",
     "LOCK_NAMESPACE",
+    "LOCK_READER",
     "LOCK_WEBHOOKS",
     "SCHEMA_VERSION",
     "TABLES",
@@ -54,6 +55,7 @@ LOCK_NAMESPACE: Final = 0x616D  # "am": first key of every advisory lock this en
 LOCK_SCHEMA: Final = 1  # second key: creating or upgrading the schema
 LOCK_INDEX: Final = 2  # second key: adding copies to the index (their seq values commit in order)
 LOCK_WEBHOOKS: Final = 3  # second key: changing which webhook deliveries are queued, or claiming them
+LOCK_READER: Final = 4  # second key, held by one session for as long as its gateway reads the mailbox
 
 _DURABLE: Final = """
 CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);

@@ -9,6 +9,7 @@ from typing import TypeVar
 from gateway.mail.keys import message_key
 from gateway.sources.local import Maildir
 from gateway.store import Store
+from gateway.store.coordination import LocalCoordination
 from gateway.store.lineage import Binding
 from gateway.store.sqlite.accounts import (
     SqliteAccounts,
@@ -91,9 +92,17 @@ def open_sqlite(
     new = not durable.exists() and not durable.is_symlink()
     db = Database(lambda: connect(durable, data_dir / "index.db", binding=binding, message_keys=message_keys))
     engine = SqliteEngine(db, created=new)
+    coordination = LocalCoordination()
 
     def accounts(kind: type[A]) -> A:
-        return kind(db, domain=domain, reserved=reserved, quarantine_seconds=quarantine_seconds, clock=clock)
+        return kind(
+            db,
+            domain=domain,
+            reserved=reserved,
+            quarantine_seconds=quarantine_seconds,
+            clock=clock,
+            announce=coordination.announce,
+        )
 
     return Store(
         engine=engine,
@@ -107,4 +116,5 @@ def open_sqlite(
         outbox=SqliteOutbox(db, clock),
         webhooks=SqliteWebhooks(db, clock),
         index=SqliteIndex(db, clock),
+        coordination=coordination,
     )

@@ -11,6 +11,7 @@ from typing import Final, Literal, cast
 
 from gateway.errors import Conflict, InvalidInput, NotFound, Unauthorized
 from gateway.names import check_local_part, random_local_part
+from gateway.store.coordination import News
 from gateway.store.models import ApiToken, Identity, Principal, hash_token, new_token, utc
 from gateway.store.rows import IDENTITY_COLUMNS, SEND_SCOPES, ascii_lower, check_choice, identity_of
 from gateway.store.sqlite.database import Database, transaction
@@ -34,8 +35,10 @@ class SqliteAccounts:
         reserved: frozenset[str],
         quarantine_seconds: float,
         clock: Callable[[], float],
+        announce: Callable[[News], None] = lambda _: None,
     ) -> None:
         self._db = db
+        self._announce = announce  # token and identity changes: waits, streams and pages check again
         self.domain = domain
         self._reserved = reserved
         self._quarantine = quarantine_seconds
@@ -203,6 +206,7 @@ class SqliteIdentities(SqliteAccounts):
                 self._retire(conn, identity.id, identity.local_part, self._clock())
 
         await self._db.run(retire)
+        self._announce(News(tokens=True))
 
 
 class SqliteTokens(SqliteAccounts):
@@ -249,6 +253,7 @@ class SqliteTokens(SqliteAccounts):
                 )
 
         await self._db.run(replace)
+        self._announce(News(tokens=True))
 
     async def create_provisioner(self, label: str | None = None, *, send: str = "local") -> tuple[ApiToken, str]:
         scope = cast(Literal["local", "any"], check_choice("send", send, ("local", "any")))
@@ -280,7 +285,9 @@ class SqliteTokens(SqliteAccounts):
                 )
                 return conn.execute("DELETE FROM tokens WHERE id = ? AND kind='provision'", (token_id,)).rowcount
 
-        if await self._db.run(revoke) == 0:
+        revoked = await self._db.run(revoke)
+        self._announce(News(tokens=True))
+        if revoked == 0:
             raise NotFound("no such token")
 
     async def rotate(self, identity: Identity) -> str:
@@ -295,7 +302,9 @@ class SqliteTokens(SqliteAccounts):
                     (hash_token(token), identity.id),
                 ).rowcount
 
-        if await self._db.run(rotate) == 0:
+        changed = await self._db.run(rotate)
+        self._announce(News(tokens=True))
+        if changed == 0:
             raise NotFound("no such identity")
         return token
 

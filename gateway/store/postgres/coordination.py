@@ -1,0 +1,195 @@
+"""Coordination on PostgreSQL: the reader role is an advisory lock, news travels by LISTEN/NOTIFY.
+
+The reader role is a session-level advisory lock held on a connection of its own: it is the
+server that says who reads, and a gateway that dies or loses the database loses the lock with
+its session (TCP keepalives on both ends make a vanished peer a matter of seconds). The holder
+checks its connection every second and gives up the role the moment it fails, so two gateways
+read at once only for that second; indexing is idempotent (a copy id is indexed once, whoever
+adds it), so even that costs nothing.
+
+News is one channel: each gateway LISTENs on a connection of its own and NOTIFYs through the
+pool. A gateway delivers its own news at once, without the round trip, and skips it when the
+server echoes it. Token and identity changes are announced by the store's own transactions
+(gateway/store/postgres/accounts.py), so they reach every gateway the moment they commit,
+whoever made them: a replica, or the CLI. After its LISTEN connection was lost a gateway tells
+its listeners to look again (news may have been missed meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Final
+
+import psycopg
+
+from gateway.errors import StoreError, StoreUnavailable
+from gateway.store.coordination import News, decode, encode, new_origin
+from gateway.store.postgres.database import Connection, Database
+from gateway.store.postgres.schema import LOCK_NAMESPACE, LOCK_READER
+
+__all__ = ["CHANNEL", "STORE_ORIGIN", "PostgresCoordination", "notify_sql"]
+
+log = logging.getLogger(__name__)
+
+CHANNEL: Final = "agentmail"
+STORE_ORIGIN: Final = "store"
+"""The origin of news the store's own transactions send: every gateway delivers it, the sender too."""
+TAKE_EVERY: Final = 1.0  # a standby asks for the reader role this often
+CHECK_EVERY: Final = 1.0  # the reader checks the connection that holds its lock this often
+CHECK_TIMEOUT: Final = 3.0  # a check that takes longer than this is a lost connection
+RETRY_MAX: Final = 5.0  # the longest pause between two tries to reach the database again
+
+
+def notify_sql(news: News) -> list[tuple[str, str]]:
+    """The (channel, payload) pairs for `SELECT pg_notify(%s, %s)` that announce `news` from the store."""
+    return [(CHANNEL, payload) for payload in encode(news, STORE_ORIGIN)]
+
+
+class PostgresCoordination:
+    """The reader lock and the news channel of one gateway process."""
+
+    shared = True
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+        self.origin = new_origin()
+        self._hearing = False
+        self._listeners: list[Callable[[News], None]] = []
+        self._outgoing = News()
+        self._sender: asyncio.Task[None] | None = None
+
+    @property
+    def hearing(self) -> bool:
+        return self._hearing
+
+    # --- the reader role ----------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def reader(self) -> AsyncIterator[asyncio.Event]:
+        conn = await self._take()
+        lost = asyncio.Event()
+        holder = asyncio.create_task(self._hold(conn, lost), name="reader lock")
+        try:
+            yield lost
+        finally:
+            holder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await holder
+            with contextlib.suppress(psycopg.Error, OSError):
+                await conn.close()  # the session ends: the server releases the lock
+
+    async def _take(self) -> Connection:
+        """A connection whose session holds the reader lock, once no other session does."""
+        pause = TAKE_EVERY
+        while True:
+            try:
+                conn = await self._db.connect_alone()
+            except StoreUnavailable:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX)
+                continue
+            pause = TAKE_EVERY
+            try:
+                while True:
+                    cur = await conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_READER))
+                    row = await cur.fetchone()
+                    if row is not None and row[0]:
+                        return conn
+                    await asyncio.sleep(TAKE_EVERY)
+            except (psycopg.Error, OSError) as exc:
+                log.warning("asking for the reader role failed (%s); trying again", type(exc).__name__)
+                with contextlib.suppress(psycopg.Error, OSError):
+                    await conn.close()
+                await asyncio.sleep(pause)
+            except BaseException:
+                with contextlib.suppress(psycopg.Error, OSError):
+                    await conn.close()
+                raise
+
+    async def _hold(self, conn: Connection, lost: asyncio.Event) -> None:
+        """Check the lock's connection every CHECK_EVERY s; set `lost` when it fails."""
+        while True:
+            await asyncio.sleep(CHECK_EVERY)
+            try:
+                async with asyncio.timeout(CHECK_TIMEOUT):
+                    await conn.execute("SELECT 1")
+            except (TimeoutError, psycopg.Error, OSError) as exc:
+                log.warning(
+                    "the database connection holding the reader role failed (%s): this gateway stops"
+                    " reading the mailbox; another takes over",
+                    type(exc).__name__,
+                )
+                lost.set()
+                return
+
+    # --- news ---------------------------------------------------------------------------
+
+    def announce(self, news: News) -> None:
+        if not news:
+            return
+        self._deliver(news)
+        self._outgoing = self._outgoing.merge(news)
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send(), name="news")
+
+    async def _send(self) -> None:
+        """NOTIFY what was announced; news announced meanwhile goes in the next round."""
+        while self._outgoing:
+            news, self._outgoing = self._outgoing, News()
+            try:
+                async with self._db.transaction() as conn:
+                    for payload in encode(news, self.origin):
+                        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            except (StoreError, StoreUnavailable, psycopg.Error) as exc:
+                # The others hear nothing now; each looks again once its own connection is back.
+                log.warning("news for the other gateways was lost: %s", exc)
+
+    def subscribe(self, deliver: Callable[[News], None]) -> None:
+        self._listeners.append(deliver)
+
+    def _deliver(self, news: News) -> None:
+        for deliver in self._listeners:
+            deliver(news)
+
+    async def run(self) -> None:
+        pause = 0.5
+        try:
+            while True:
+                try:
+                    conn = await self._db.connect_alone()
+                except StoreUnavailable:
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, RETRY_MAX)
+                    continue
+                try:
+                    await self._hear(conn)
+                except (psycopg.Error, OSError, TimeoutError) as exc:
+                    log.warning(
+                        "lost the connection that hears the other gateways (%s); reconnecting", type(exc).__name__
+                    )
+                finally:
+                    if self._hearing:
+                        self._hearing = False
+                        self._deliver(News(everything=True, state=True))  # fail closed: everyone looks again
+                    with contextlib.suppress(psycopg.Error, OSError):
+                        await conn.close()
+                pause = 0.5
+                await asyncio.sleep(pause)
+        finally:
+            self._hearing = False
+
+    async def _hear(self, conn: Connection) -> None:
+        await conn.execute("LISTEN agentmail")  # CHANNEL
+        self._hearing = True
+        self._deliver(News(everything=True, state=True))  # whatever was said before we listened
+        while True:
+            async for note in conn.notifies(timeout=CHECK_EVERY):
+                heard = decode(note.payload)
+                if heard is None or heard[0] == self.origin:
+                    continue  # not ours to read, or our own (delivered when announced)
+                self._deliver(heard[1])
+            async with asyncio.timeout(CHECK_TIMEOUT):  # silence: is the server still there?
+                await conn.execute("SELECT 1")

@@ -1,0 +1,155 @@
+"""Several gateways over one Dovecot and one PostgreSQL database: no client can tell them from one.
+
+Real parts only: two `serve` processes, the session's Postfix + Dovecot, a PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import threading
+from collections import Counter
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.replicas.conftest import Replicas, roles
+from tests.serve import ServeProcess
+
+pytestmark = pytest.mark.timeout(300)
+
+WAIT = 120  # seconds a wait may block: far above anything these tests take when the gateways are right
+
+
+def _client(replica: ServeProcess, token: str) -> httpx.AsyncClient:
+    return httpx.AsyncClient(base_url=replica.base_url, headers={"Authorization": f"Bearer {token}"}, timeout=WAIT + 30)
+
+
+async def _wait(replica: ServeProcess, address: str, token: str, **params: Any) -> httpx.Response:
+    async with _client(replica, token) as client:
+        return await client.get(f"/v1/identities/{address}/wait", params={"timeout": WAIT, **params})
+
+
+def _listing(replica: ServeProcess, address: str, token: str) -> list[dict[str, Any]]:
+    with replica.client(token) as client:
+        response = client.get(f"/v1/identities/{address}/messages", params={"limit": 200})
+    assert response.status_code == 200, response.text
+    messages: list[dict[str, Any]] = response.json()["messages"]
+    return messages
+
+
+def _copies(replicas: Replicas, message_id: str) -> int:
+    """Copies of a Message-ID in the catch-all mailbox, counted beside the gateways."""
+    with replicas.stack.imap() as imap:
+        imap.select_folder("INBOX", readonly=True)
+        return len(imap.search(["HEADER", "Message-ID", message_id]))
+
+
+async def test_two_hundred_waits_over_both_replicas_each_get_a_distinct_message(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    tag = secrets.token_hex(3)
+    identities = [replicas.create_identity(reader if i % 2 else standby, f"fan-{tag}-{i:03d}") for i in range(100)]
+    assert _listing(standby, *identities[1]) == []  # made on the reader, known to the standby: one store
+
+    waits = [
+        asyncio.create_task(_wait(replica, address, token))
+        for address, token in identities
+        for replica in (reader, standby)
+    ]
+    # Mail flows in while the waits open: one that arrived first is found by a wait's first look,
+    # one that arrives later wakes it (on the standby, through the reader's NOTIFY).
+    mails = [(address, f"fan {tag} {i} {n}") for i, (address, _) in enumerate(identities) for n in range(2)]
+    await asyncio.to_thread(replicas.send, mails)
+    answers = await asyncio.wait_for(asyncio.gather(*waits), WAIT + 30)
+    failed = [(i // 2, i % 2) for i, a in enumerate(answers) if a.status_code != 200]
+    assert not failed, [
+        (identities[i][0], (reader, standby)[r].base_url, _listing(reader, *identities[i])) for i, r in failed
+    ]
+    got = [a.json() for a in answers]
+    for (address, _), pair in zip(identities, zip(got[::2], got[1::2], strict=True), strict=True):
+        assert {m["to"][0] for m in pair} == {address}  # each wait got its own identity's mail
+        assert pair[0]["id"] != pair[1]["id"]  # and the identity's two waits different messages
+    assert Counter(m["subject"] for m in got) == Counter(subject for _, subject in mails)
+
+
+async def test_a_rotation_on_one_replica_ends_a_wait_and_a_stream_on_the_other(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    address, token = replicas.create_identity(reader, f"rot-{secrets.token_hex(3)}")
+    wait = asyncio.create_task(_wait(standby, address, token))
+    async with _client(standby, token) as client, client.stream("GET", f"/v1/identities/{address}/events") as stream:
+        assert stream.status_code == 200
+        with reader.client() as admin:  # rotated through the other replica
+            rotated = admin.post(f"/v1/identities/{address}/rotate")
+        assert rotated.status_code == 200, rotated.text
+        # The server ends the stream: long before a keep-alive (15 s) would have it look again.
+        async with asyncio.timeout(10):
+            async for _ in stream.aiter_lines():
+                pass
+    answer = await asyncio.wait_for(wait, 10)  # a wait of WAIT s: only the rotation ends it this soon
+    assert answer.status_code == 401, answer.text
+
+
+async def test_a_read_on_one_is_seen_on_the_other_and_deletes_on_both_expunge_the_copies(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    tag = secrets.token_hex(3)
+    (a, a_token), (b, b_token) = (replicas.create_identity(reader, f"{n}-{tag}") for n in ("del-a", "del-b"))
+    (mid,) = await asyncio.to_thread(replicas.send, [((a, b), f"both {tag}")])
+
+    first = await _wait(standby, a, a_token)  # the identity's own wait, on the standby, marks it seen
+    assert first.status_code == 200, first.text
+    (listed,) = _listing(reader, a, a_token)
+    assert (listed["id"], listed["seen"]) == (first.json()["id"], True)  # seen on the reader too
+    second = await _wait(reader, b, b_token)
+    assert second.status_code == 200, second.text
+    assert _copies(replicas, mid) == 2  # one copy per recipient
+
+    async def delete(replica: ServeProcess, address: str, token: str, message_id: str) -> int:
+        async with _client(replica, token) as client:
+            return (await client.delete(f"/v1/identities/{address}/messages/{message_id}")).status_code
+
+    statuses = await asyncio.gather(
+        delete(reader, a, a_token, first.json()["id"]), delete(standby, b, b_token, second.json()["id"])
+    )
+    assert statuses == [204, 204]
+    assert _copies(replicas, mid) == 0  # whichever delete came second found nobody seeing it
+    for replica in (reader, standby):
+        assert _listing(replica, a, a_token) == [] and _listing(replica, b, b_token) == []
+
+
+async def test_killing_the_reader_hands_reading_to_the_other_and_loses_nothing(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    tag = secrets.token_hex(3)
+    identities = [replicas.create_identity(standby, f"kill-{tag}-{i:02d}") for i in range(20)]
+    waits = [asyncio.create_task(_wait(standby, address, token)) for address, token in identities]
+    mails = [(address, f"kill {tag} {i} {n}") for i, (address, _) in enumerate(identities) for n in range(5)]
+    half = threading.Event()
+
+    def send() -> None:
+        replicas.send(mails[:50])
+        half.set()
+        replicas.send(mails[50:])
+
+    sending = asyncio.create_task(asyncio.to_thread(send))
+    await asyncio.to_thread(half.wait, 60)
+    reader.kill()  # mid-flow: mail keeps arriving in the mailbox meanwhile
+    assert await asyncio.to_thread(replicas.reader) is standby  # the standby took over reading
+    await sending
+    answers = await asyncio.wait_for(asyncio.gather(*waits), WAIT + 30)
+    assert [a.status_code for a in answers] == [200] * 20  # the standby's waits never noticed
+
+    await asyncio.to_thread(replicas.stack.wait_queue_empty)
+    subjects: Counter[str] = Counter()
+    for address, token in identities:
+        for _ in range(100):  # indexed by now, or soon: the new reader's catch-up and IDLE
+            listed = _listing(standby, address, token)
+            if len(listed) >= 5:
+                break
+            await asyncio.to_thread(replicas.stack.wait_queue_empty)  # a bounded look again, no sleep
+        subjects.update(m["subject"] for m in listed)
+    assert subjects == Counter(subject for _, subject in mails)  # every message once, none twice
+    assert roles(replicas.gateways) == [None if g is reader else "reader" for g in replicas.gateways]

@@ -1,0 +1,61 @@
+"""News between gateways: the NOTIFY wire form is bounded and reads back as what was said."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gateway.store.coordination import MAX_PAYLOAD_BYTES, LocalCoordination, News, decode, encode
+
+addresses = st.from_regex(r"[a-z0-9][a-z0-9._+-]{0,63}@[a-z0-9-]{1,20}\.[a-z]{2,6}", fullmatch=True)
+news = st.builds(
+    News,
+    st.frozensets(addresses, max_size=400),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+
+
+@given(news, st.from_regex(r"[0-9a-f]{12}|store", fullmatch=True))
+def test_what_is_encoded_decodes_to_the_same_news_in_bounded_payloads(said: News, origin: str) -> None:
+    payloads = encode(said, origin)
+    assert payloads
+    assert all(len(p.encode()) <= MAX_PAYLOAD_BYTES for p in payloads)
+    heard = [decode(p) for p in payloads]
+    assert all(h is not None and h[0] == origin for h in heard)
+    merged = News()
+    for h in heard:
+        assert h is not None
+        merged = merged.merge(h[1])
+    assert merged == said
+
+
+@given(st.text(max_size=200))
+def test_any_payload_reads_as_news_or_nothing(payload: str) -> None:
+    heard = decode(payload)
+    assert heard is None or (heard[0] and isinstance(heard[1], News))
+
+
+def test_what_encode_never_writes_is_nothing() -> None:
+    assert decode("") is None
+    assert decode("abc") is None
+    assert decode("|t|a@x") is None  # no origin
+    assert decode("o|tz|a@x") is None  # an unknown flag
+
+
+def test_empty_news_is_false_and_any_part_makes_it_true() -> None:
+    assert not News()
+    assert all((News(frozenset({"a@x"})), News(tokens=True), News(hint=True), News(state=True), News(everything=True)))
+
+
+async def test_a_gateway_alone_holds_the_reader_role_and_hears_itself() -> None:
+    coordination = LocalCoordination()
+    heard: list[News] = []
+    coordination.subscribe(heard.append)
+    async with coordination.reader() as lost:
+        assert not lost.is_set()
+    coordination.announce(News(tokens=True))
+    coordination.announce(News())  # nothing to say: nobody is called
+    assert heard == [News(tokens=True)]

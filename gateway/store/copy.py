@@ -41,7 +41,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from gateway.errors import GatewayError, StoreError
+from gateway.errors import StoreError
 from gateway.store.postgres.database import CONNECT_TIMEOUT, describe, scrub
 from gateway.store.postgres.schema import (
     APPLICATION,
@@ -57,7 +57,6 @@ __all__ = [
     "ENGINE_META",
     "NOT_COPIED",
     "TABLES",
-    "CopyMismatch",
     "CopyReport",
     "Digest",
     "Table",
@@ -172,17 +171,6 @@ class CopyReport:
         return out
 
 
-class CopyMismatch(GatewayError):
-    """The target read back differs from the source; the copy was rolled back (or, verifying, nothing changed)."""
-
-    code = "copy_mismatch"
-
-    def __init__(self, report: CopyReport) -> None:
-        done = "nothing was committed" if not report.committed else "the target differs"
-        super().__init__(f"{report.target} differs from {report.source} in {', '.join(report.mismatched())}; {done}")
-        self.report = report
-
-
 def copy_store(
     source: Path,
     dsn: str,
@@ -194,8 +182,8 @@ def copy_store(
 
     `domain`, when given, must be the store's own (as a gateway's start checks it).
     StoreError on a refusal (a source that cannot be trusted, a target that is not empty, a
-    source that changed while read); CopyMismatch when the read-back differs. Either way the
-    target is left as it was. `before_verify` runs on the target's connection between writing
+    source that changed while read); a report with `committed` False when the read-back
+    differs. Either way the target is left as it was. `before_verify` runs on the target's connection between writing
     and reading back (tests tamper with a row there).
     """
     where = describe(dsn)
@@ -211,6 +199,8 @@ def copy_store(
         try:
             with dst.transaction():
                 report = _copy(src, source, dst, where, meta, before_verify)
+                if not report.committed:
+                    raise psycopg.Rollback  # the transaction block ends here, rolled back, and we go on
         except psycopg.Error as exc:
             raise StoreError(f"the copy into {where} failed ({_detail(exc, dsn)}); nothing was written") from None
         finally:
@@ -303,7 +293,7 @@ def _copy(
     )
     report = CopyReport(source, where, meta.get("store_id"), meta.get("domain"), checks, next_ids, committed=False)
     if not report.matches:
-        raise CopyMismatch(report)
+        return report
     if _data_version(src) != version:
         raise StoreError(
             f"the identity store {source} changed while it was copied: is the gateway still running? Stop it"

@@ -24,7 +24,7 @@ import pytest
 from gateway.cli import main
 from gateway.errors import Conflict, StoreError, Unauthorized
 from gateway.store import Attempt, Delivery, Identity, OutboxEntry, Store, Webhook
-from gateway.store.copy import NOT_COPIED, TABLES, CopyMismatch, copy_store, verify_copy
+from gateway.store.copy import NOT_COPIED, TABLES, copy_store, verify_copy
 from gateway.store.postgres import open_postgres
 from gateway.store.postgres.schema import INDEX_TABLES
 from gateway.store.postgres.schema import TABLES as POSTGRES_TABLES
@@ -304,12 +304,9 @@ def test_a_row_changed_between_writing_and_reading_back_is_caught_and_nothing_is
     def tamper(conn: psycopg.Connection[Any]) -> None:
         conn.execute("UPDATE tokens SET hash = 'f' || substr(hash, 2) WHERE kind = 'provision'")
 
-    with pytest.raises(CopyMismatch) as caught:
-        copy_store(source.durable, postgres_dsn, before_verify=tamper)
-    report = caught.value.report
+    report = copy_store(source.durable, postgres_dsn, before_verify=tamper)
     assert report.mismatched() == ["tokens"] and not report.committed
     assert next(c for c in report.checks if c.table == "tokens").source.rows == 5
-    assert "in tokens; nothing was committed" in caught.value.detail
     assert public_tables(postgres_dsn) == []  # one transaction: the target is as empty as it was
     assert copy_store(source.durable, postgres_dsn).matches  # and takes the copy afterwards
 

@@ -630,8 +630,13 @@ def _backup(settings: Settings, directory: Path) -> int:
 def _copy_store(settings: Settings, args: argparse.Namespace) -> int:
     """`store copy`: the SQLite store into an empty PostgreSQL database, or `--verify-only` a copy made earlier."""
     from gateway.store.backup import DURABLE_FILE
-    from gateway.store.copy import copy_store, verify_copy
 
+    try:
+        from gateway.store.copy import copy_store, verify_copy
+    except ImportError as exc:
+        if exc.name is not None and not exc.name.startswith("psycopg"):
+            raise  # our bug, not a missing extra
+        raise SettingError("store copy needs the postgres extra: pip install 'agentmail-gateway[postgres]'") from None
     dsn = _copy_target(settings, args)
     install_redaction((*_secret_values(settings), dsn))  # a password given by --to or --to-file too
     source = settings.data_dir / DURABLE_FILE

@@ -183,8 +183,8 @@ def copy_store(
     `domain`, when given, must be the store's own (as a gateway's start checks it).
     StoreError on a refusal (a source that cannot be trusted, a target that is not empty, a
     source that changed while read); a report with `committed` False when the read-back
-    differs. Either way the target is left as it was. `before_verify` runs on the target's connection between writing
-    and reading back (tests tamper with a row there).
+    differs. Either way the target is left as it was. `before_verify` runs on the target's
+    connection between writing and reading back (tests tamper with a row there).
     """
     where = describe(dsn)
     src = _open_source(source)

@@ -1,6 +1,6 @@
 """Command line: `serve`, `identity create|list|rotate|delete`, `token create|list|revoke`, `admin rotate`,
-`store init`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads`, `search` (for shell
-scripts and CI steps), `watch` (a command run for each new message) and `mcp`.
+`store init`, `store copy`, `backup`, and the gateway's clients: `new`, `wait`, `rm`, `send`, `threads`, `search`
+(for shell scripts and CI steps), `watch` (a command run for each new message) and `mcp`.
 
 The only module that reads argv and the process environment, and the only one that exits.
 Only `serve` takes every setting as a flag; the store commands take `--data-dir`, `--domain` and
@@ -171,6 +171,31 @@ def _parser() -> argparse.ArgumentParser:
         "--new",
         action="store_true",
         help="a store existed here and is lost: start an empty one anyway (every identity and token is gone)",
+    )
+    copy = store.add_parser(
+        "copy",
+        parents=[store_flags],
+        allow_abbrev=False,
+        help="copy the SQLite identity store into an empty PostgreSQL database, verified (stop the gateway first)",
+        description="Copies every durable table of <data>/identities.db (identities with their token hashes,"
+        " provisioner and admin token hashes, quarantines, marks, claims, /ui sessions, webhooks and their"
+        " deliveries, the outbox) into an empty PostgreSQL database in one transaction, reads it back and"
+        " compares row counts and SHA-256 checksums per table before committing. The message index is not"
+        " copied: the gateway rebuilds it from the mailbox. Exit 0: copied and verified; 1: a table differs"
+        " (nothing committed); 2: refused (the target holds tables, the store changed meanwhile, a bad URL).",
+    )
+    target = copy.add_mutually_exclusive_group()
+    target.add_argument(
+        "--to",
+        metavar="URL",
+        help="postgresql://user:pass@host/db (default: AGENTMAIL_DATABASE_URL or AGENTMAIL_DATABASE_URL_FILE,"
+        " as `serve` reads it; a password in argv is visible to other users: prefer those or --to-file)",
+    )
+    target.add_argument("--to-file", type=Path, metavar="FILE", help="a file holding the PostgreSQL URL")
+    copy.add_argument(
+        "--verify-only",
+        action="store_true",
+        help="write nothing: compare a database copied earlier with the store, table by table",
     )
     backup = commands.add_parser(
         "backup",
@@ -524,6 +549,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(settings)
         if args.command == "backup":
             return _backup(settings, args.directory)
+        if args.command == "store" and args.action == "copy":
+            return _copy_store(settings, args)
         return _manage(settings, args)
     except (SettingError, GatewayError) as exc:
         detail = exc.detail if isinstance(exc, GatewayError) else str(exc)
@@ -598,6 +625,63 @@ def _backup(settings: Settings, directory: Path) -> int:
     if done.admin_token is not None:
         print(f"generated admin token copied to {done.admin_token}")
     return 0
+
+
+def _copy_store(settings: Settings, args: argparse.Namespace) -> int:
+    """`store copy`: the SQLite store into an empty PostgreSQL database, or `--verify-only` a copy made earlier."""
+    from gateway.store.backup import DURABLE_FILE
+
+    try:
+        from gateway.store.copy import copy_store, verify_copy
+    except ImportError as exc:
+        if exc.name is not None and not exc.name.startswith("psycopg"):
+            raise  # our bug, not a missing extra
+        raise SettingError("store copy needs the postgres extra: pip install 'agentmail-gateway[postgres]'") from None
+    dsn = _copy_target(settings, args)
+    install_redaction((*_secret_values(settings), dsn))  # a password given by --to or --to-file too
+    source = settings.data_dir / DURABLE_FILE
+    if args.verify_only:
+        report = verify_copy(source, dsn)
+    else:
+        report = copy_store(source, dsn, domain=settings.domain if _domain_given(args) else None)
+    print("\n".join(report.lines()))
+    if not report.matches:
+        done = "nothing was committed" if not args.verify_only else "the database was left as it is"
+        print(
+            f"agentmail-gateway: {report.target} differs from {source} in {', '.join(report.mismatched())}; {done}",
+            file=sys.stderr,
+        )
+        return 1
+    store = f"store {report.store_id} (domain {report.domain})"
+    if args.verify_only:
+        print(f"{report.target} holds {store} as {source} does: every table matches")
+        return 0
+    print(
+        f"copied {store} from {source} to {report.target}: every table matches. Stop using the SQLite"
+        " store; start the gateway with AGENTMAIL_DATABASE_URL pointing there (the index is rebuilt from the mailbox)"
+    )
+    return 0
+
+
+def _copy_target(settings: Settings, args: argparse.Namespace) -> str:
+    """The URL `store copy` writes to: --to, --to-file, else the one `serve` would use; SettingError when none."""
+    if args.to_file is not None:
+        try:
+            url = args.to_file.read_text().strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SettingError(f"--to-file {str(args.to_file)!r}: cannot read it ({exc})") from None
+    elif args.to is not None:
+        url = args.to
+    elif settings.database_url is not None:
+        url = settings.database_url.reveal()
+    else:
+        raise SettingError(
+            "name the PostgreSQL database to copy into: --to URL, --to-file FILE, or AGENTMAIL_DATABASE_URL"
+            " (or AGENTMAIL_DATABASE_URL_FILE) as for `serve`"
+        )
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise SettingError("the target must be a PostgreSQL URL: postgresql://user:pass@host/db")
+    return str(url)
 
 
 def _manage(settings: Settings, args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import smtplib
 import subprocess
@@ -197,3 +198,16 @@ def test_the_search_and_download_examples_run_as_written(tmp_path: Path) -> None
         )  # fmt: skip
         assert run.returncode == 0, run.stderr
         assert hashlib.sha256((tmp_path / "invoice.pdf").read_bytes()).digest() == hashlib.sha256(pdf).digest()
+
+
+def test_the_move_to_postgresql_commands_are_the_clis_own() -> None:
+    from gateway.cli import _parser
+
+    block = _block("### Moving to PostgreSQL")
+    lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    commands = [shlex.split(line)[1:] for line in lines if line.startswith("agentmail-gateway ")]
+    assert [argv[:2] for argv in commands] == [["backup", "~/agentmail-before-postgres"], ["store", "copy"], ["serve"]]
+    for argv in commands:
+        _parser().parse_args(argv)  # exits (status 2) on a subcommand or flag the CLI does not have
+    assert "store copy --verify-only" in _section("## Deploy on your domain")
+    _parser().parse_args(["store", "copy", "--verify-only", "--to-file", "url"])

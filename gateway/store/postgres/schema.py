@@ -31,11 +31,14 @@ from gateway.store.postgres.database import Connection, Database
 
 __all__ = [
     "APPLICATION",
+    "INDEX_TABLES",
     "INDEX_VERSION",
     "LOCK_INDEX",
     "LOCK_NAMESPACE",
     "LOCK_READER",
+    "LOCK_SCHEMA",
     "LOCK_WEBHOOKS",
+    "NEW_SCHEMA",
     "SCHEMA_VERSION",
     "TABLES",
     "ensure_schema",
@@ -339,7 +342,13 @@ TABLES: Final = frozenset(
         "threads",
     }
 )
-_CHECKED: Final = TABLES - {"copies", "grants", "gone", "thread_refs", "threads"}  # the index is remade when stale
+NEW_SCHEMA: Final = _DURABLE + _V2 + _V3 + _INDEX
+"""Every table of a new store, as one script: `ensure_schema` runs it, and so does `store copy`
+(gateway/store/copy.py) inside its own transaction; both then write meta's `application` and
+`schema_version` and index_meta's `schema_version`."""
+INDEX_TABLES: Final = frozenset({"index_meta", "copies", "grants", "gone", "thread_refs", "threads"})
+"""The message index's tables: a cache the sync refills, never copied or backed up."""
+_CHECKED: Final = TABLES - (INDEX_TABLES - {"index_meta"})  # the index is remade when stale
 
 
 async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str], bool]:
@@ -356,7 +365,7 @@ async def ensure_schema(db: Database, binding: Binding) -> tuple[dict[str, str],
             if not tables:
                 if binding.may_create is not None:
                     binding.may_create(f"in {db.where} (schema {schema})")
-                await conn.execute(_DURABLE + _V2 + _V3 + _INDEX)
+                await conn.execute(NEW_SCHEMA)
                 await conn.execute(
                     "INSERT INTO meta (key, value) VALUES ('application', %s), ('schema_version', %s)",
                     (APPLICATION, str(SCHEMA_VERSION)),

@@ -886,7 +886,8 @@ def locked_versions() -> dict[str, str]:
 def test_the_lock_pins_every_dependency_within_pyproject_bounds_with_hashes() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     locked = locked_versions()
-    for line in pyproject["dependencies"]:
+    # The `postgres` extra too: the same image runs on SQLite or PostgreSQL (compose.scale.yaml).
+    for line in [*pyproject["dependencies"], *pyproject["optional-dependencies"]["postgres"]]:
         requirement = Requirement(line)
         name = canonicalize_name(requirement.name)
         assert name in locked, f"{name} is a dependency but docker/requirements.lock lacks it: run `make lock`"
@@ -901,6 +902,7 @@ def test_the_lock_check_catches_a_dependency_missing_or_out_of_bounds() -> None:
     locked = locked_versions()
     assert not Requirement("litestar>=99").specifier.contains(locked["litestar"])
     assert canonicalize_name("no-such-dependency") not in locked
+    assert "--extra postgres" in (ROOT / "Makefile").read_text(), "`make lock` must keep psycopg in the image"
 
 
 def deploy_section() -> str:

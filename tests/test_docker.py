@@ -640,6 +640,7 @@ def test_postgres_service_shape() -> None:
     test = pg["healthcheck"]["test"]
     assert test[test.index("-U") + 1] == env["POSTGRES_USER"] and test[test.index("-d") + 1] == env["POSTGRES_DB"]
     assert "postgres-data:/var/lib/postgresql/data" in pg["volumes"]
+    assert env["POSTGRES_INITDB_ARGS"] == "--data-checksums", "README: page damage is PostgreSQL's to catch"
     assert "ports" not in pg, "the database stays on the compose network"
 
 
@@ -1478,3 +1479,49 @@ def test_the_deploy_docs_cover_what_an_operator_needs() -> None:
     # Those the table leaves at docker-mailserver's defaults are not overridden.
     for var in ("ENABLE_POSTGREY", "ENABLE_DNSBL", "POSTSCREEN_ACTION", "ENABLE_POLICYD_SPF", "ENABLE_OPENDMARC"):
         assert var in text and var not in env, var
+
+
+def scale_section() -> str:
+    match = re.search(r"^## Running several gateways\n(.*?)(?=^## )", (ROOT / "README.md").read_text(), re.M | re.S)
+    assert match is not None, "README.md has no 'Running several gateways' section"
+    return match.group(1)
+
+
+def test_the_scale_docs_cover_start_failover_health_migration_and_backups() -> None:
+    text = scale_section()
+    flat = " ".join(text.split())
+    for needle in (
+        "docker compose -f docker/compose.scale.yaml up -d",
+        "AGENTMAIL_DATABASE_URL",
+        "/ready",
+        "/health",
+        "Retry-After",
+        "agentmail-gateway store copy --to postgresql://",
+        "pg_dump",
+        "single-process",
+        "LISTEN",
+    ):
+        assert needle in flat, needle
+    for name in (*SCALE_GATEWAYS, "postgres", "proxy", "mailserver"):
+        assert f"| {name}" in text or f", {name} |" in text, name
+    # The port and read timeout the prose gives are the Caddyfile's.
+    api = caddy_sites(CADDYFILE.read_text())[":8025"]
+    assert f"silent for {seconds(caddy_value(api, 'read_timeout')):.0f} s" in flat
+    assert "every second" in text and caddy_value(api, "health_interval") == "1s"
+    # The volumes named are the ones the file declares, under the project's name.
+    declared = {f"{compose(SCALE_FILE)['name']}_{v}" for v in compose(SCALE_FILE)["volumes"]}
+    assert set(re.findall(r"`(agentmail_[a-z0-9-]+)`", text)) <= declared | {"agentmail_gateway-data"}
+
+
+def test_the_index_tables_the_backup_may_skip_are_the_schema_s() -> None:
+    from gateway.store.postgres import schema
+
+    named = re.search(r"The index tables \(([^)]*)\)", " ".join(scale_section().split()))
+    assert named is not None, "the backup paragraph no longer names the index tables"
+    tables = set(re.findall(r"`(\w+)`", named[1]))
+    # Exactly the tables _check_index drops and makes again (its DROP TABLE line), all in TABLES.
+    dropped = re.search(r"DROP TABLE IF EXISTS ([\w, ]+)", Path(schema.__file__).read_text())
+    assert dropped is not None
+    assert tables == {t.strip() for t in dropped[1].split(",")} and tables <= schema.TABLES
+    # "Skip their data, not the tables": without index_meta the gateway refuses the database.
+    assert "index_meta" in schema._CHECKED and "Skip their data, not the tables" in scale_section()

@@ -46,7 +46,7 @@ dist: setup
 
 # The image's pinned dependencies (docker/requirements.lock), re-resolved from pyproject.toml.
 lock: setup
-	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	$(VENV)/bin/uv pip compile pyproject.toml --extra postgres --universal --python-version 3.11 --generate-hashes \
 	  --quiet --output-file docker/requirements.lock
 
 clean:

@@ -1,13 +1,17 @@
-"""docker/: the compose deployment (docker-mailserver catch-all + gateway image), checked without a Docker engine.
+"""docker/: the compose deployments (docker-mailserver catch-all + gateway image), checked without a Docker engine.
 
-The compose file is parsed with PyYAML and interpolated the way Compose does; the mailserver
+The compose files are parsed with PyYAML and interpolated the way Compose does; the mailserver
 override files are checked for the lines that give the test stack's delivery semantics (one
 copy per original recipient, Delivered-To stamped, one INBOX, push hint); shell scripts go
 through `bash -n`. Where postconf / doveconf 2.3 are installed, they parse the overrides too.
+compose.scale.yaml (PostgreSQL, two gateways, Caddy) is held to compose.yaml's gateway, and its
+Caddyfile runs in a real Caddy (Debian's, installed as root when missing) in front of two
+stand-in gateways.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -30,11 +34,15 @@ from packaging.utils import canonicalize_name
 
 from gateway.config import describe
 from tests.mailstack import MailStack, ensure_installed, free_port
+from tests.mailstack.stack import POLICY_RC_D
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKER = ROOT / "docker"
 MAILSERVER = DOCKER / "mailserver"
 COMPOSE_FILE = DOCKER / "compose.yaml"
+SCALE_FILE = DOCKER / "compose.scale.yaml"
+CADDYFILE = DOCKER / "proxy" / "Caddyfile"
+COMPOSE_FILES = [COMPOSE_FILE, SCALE_FILE]
 ENV_EXAMPLE = ROOT / ".env.example"
 SCRIPTS = sorted(MAILSERVER.glob("*.sh"))
 
@@ -48,6 +56,11 @@ EXAMPLE_ENV = {
     "AGENTMAIL_PUSH_SECRET": "0123456789abcdef0123",
     "AGENTMAIL_RELAY_PASSWORD": "staple-relay-horse-battery",
 }
+# What compose.scale.yaml needs in docker/.env besides those.
+SCALE_ENV = {
+    "POSTGRES_PASSWORD": "0a1b2c3d4e5f60718293a4b5",
+    "AGENTMAIL_ADMIN_TOKEN": "am_admin-token-for-replicas-0123",
+}
 RELAY_LOGIN = "agentmail-relay"
 DKIM_DOCS = "https://docker-mailserver.github.io/docker-mailserver/latest/config/best-practices/dkim_dmarc_spf/"
 
@@ -57,8 +70,8 @@ _TOKEN = re.compile(r"\$\$|\$\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)|\$(?P<bare>[A-
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def compose() -> dict[str, Any]:
-    data = yaml.safe_load(COMPOSE_FILE.read_text())
+def compose(path: Path = COMPOSE_FILE) -> dict[str, Any]:
+    data = yaml.safe_load(path.read_text())
     assert isinstance(data, dict)
     return data
 
@@ -151,6 +164,11 @@ def env_example_values() -> dict[str, str]:
 
 def user_env() -> dict[str, str]:
     return {**env_example_values(), **EXAMPLE_ENV}
+
+
+def scale_env() -> dict[str, str]:
+    """docker/.env for compose.scale.yaml: compose.yaml's plus the two values it also requires."""
+    return {**user_env(), **SCALE_ENV}
 
 
 def environment(svc: dict[str, Any], env: dict[str, str] | None = None) -> dict[str, str]:
@@ -259,10 +277,11 @@ def test_compose_has_both_services_and_a_project_name() -> None:
     assert data.get("name") == "agentmail"
 
 
-def test_every_compose_variable_is_documented() -> None:
+@pytest.mark.parametrize("path", COMPOSE_FILES, ids=lambda p: p.name)
+def test_every_compose_variable_is_documented(path: Path) -> None:
     # In .env.example (what `cp .env.example docker/.env` starts from) or, for a value only the
     # deployment needs, in README.md's "Deploy on your domain".
-    used = set().union(*(variables(s) for s in strings(compose())))
+    used = set().union(*(variables(s) for s in strings(compose(path))))
     assert {"AGENTMAIL_DOMAIN", "AGENTMAIL_IMAP_PASSWORD", "AGENTMAIL_PUSH_SECRET", "AGENTMAIL_RELAY_PASSWORD"} <= used
     text = ENV_EXAMPLE.read_text()
     deploy = deploy_section()
@@ -270,9 +289,10 @@ def test_every_compose_variable_is_documented() -> None:
     assert not missing, f"used in compose.yaml but neither in .env.example nor in the README: {missing}"
 
 
-def test_compose_only_variables_do_not_use_the_gateway_prefix() -> None:
+@pytest.mark.parametrize("path", COMPOSE_FILES, ids=lambda p: p.name)
+def test_compose_only_variables_do_not_use_the_gateway_prefix(path: Path) -> None:
     # The gateway refuses unknown AGENTMAIL_* variables, and .env.example is shared with it.
-    used = set().union(*(variables(s) for s in strings(compose())))
+    used = set().union(*(variables(s) for s in strings(compose(path))))
     unknown = sorted(v for v in used if v.startswith("AGENTMAIL_") and v not in SETTINGS)
     assert not unknown
 
@@ -443,17 +463,22 @@ def test_mailserver_service_shape() -> None:
         assert env[var] == EXAMPLE_ENV[var], f"init.sh needs {var}"
 
 
-def test_every_mounted_path_exists_in_the_repository() -> None:
-    env = user_env()
+@pytest.mark.parametrize("path", COMPOSE_FILES, ids=lambda p: p.name)
+def test_every_mounted_path_exists_in_the_repository(path: Path) -> None:
+    env = scale_env()
     checked = 0
-    for name, svc in compose()["services"].items():
+    services = compose(path)["services"]
+    for name, svc in services.items():
+        if "extends" in svc:  # the extended service's own mounts, resolved beside its file
+            svc = compose(DOCKER / svc["extends"]["file"])["services"][svc["extends"]["service"]]
         for volume in svc.get("volumes", []):
             source = interpolate(volume if isinstance(volume, str) else str(volume["source"]), env).split(":")[0]
             if source.startswith((".", "/")):
                 assert (DOCKER / source).exists(), f"{name} mounts {source}, which is not in the repository"
                 checked += 1
             else:
-                assert source in compose()["volumes"], f"{name}: undeclared named volume {source}"
+                # Named volumes must be declared in the file that runs the service (extends imports none).
+                assert source in compose(path)["volumes"], f"{path.name}: {name}: undeclared named volume {source}"
     assert checked >= 2
     for script in ("init.sh", "user-patches.sh", "healthcheck.sh"):
         assert (MAILSERVER / script).is_file()
@@ -468,6 +493,505 @@ def test_dockerfile_runs_unprivileged_with_a_healthcheck_and_the_push_port() -> 
     assert {8025, 8026} <= exposed
     ignore = (DOCKER / "Dockerfile.dockerignore").read_text().split()
     assert "**/.env" in ignore and ".venv" in ignore and ".git" in ignore
+
+
+# --- compose.scale.yaml: PostgreSQL, two gateways, a proxy ----------------------------------
+
+SCALE_GATEWAYS = ("gateway-1", "gateway-2")
+# What a replica's environment may differ in from compose.yaml's single gateway, and why.
+SCALE_ONLY = {
+    "AGENTMAIL_DATABASE_URL",  # the shared store: what makes a gateway a replica
+    "AGENTMAIL_TRUSTED_PROXIES",  # the compose network's proxy, not the host's
+}
+
+
+def scale_service(name: str) -> dict[str, Any]:
+    services = compose(SCALE_FILE)["services"]
+    assert name in services, f"compose.scale.yaml has no {name} service"
+    svc = services[name]
+    assert isinstance(svc, dict)
+    return svc
+
+
+def caddy_sites(text: str) -> dict[str, str]:
+    """Top-level blocks of a Caddyfile by their address (`:8025`), the global options block skipped."""
+    sites: dict[str, str] = {}
+    for match in re.finditer(r"^(\S+) \{\n(.*?)^\}\n", text, re.MULTILINE | re.DOTALL):
+        sites[match[1]] = match[2]
+    return sites
+
+
+def caddy_upstreams(block: str) -> list[str]:
+    found = re.search(r"^\treverse_proxy ([^{\n]+) \{$", block, re.MULTILINE)
+    assert found is not None, block
+    return found[1].split()
+
+
+def caddy_value(block: str, name: str) -> str:
+    values = re.findall(rf"^\t+{name} (.+)$", block, re.MULTILINE)
+    assert len(values) == 1, f"{name}: {values}"
+    return str(values[0]).strip()
+
+
+def test_scale_file_follows_the_compose_specification() -> None:
+    assert spec_errors(compose(SCALE_FILE)) == []
+    assert spec_errors(resolved(compose(SCALE_FILE), scale_env())) == []
+    broken = compose(SCALE_FILE)
+    broken["services"]["gateway-1"]["healthcheck"]["test"] = {"CMD": "curl"}
+    assert any(e.startswith("services/gateway-1/healthcheck/test") for e in spec_errors(broken))
+
+
+def test_scale_file_has_its_services_under_the_same_project() -> None:
+    data = compose(SCALE_FILE)
+    assert set(data["services"]) == {"mailserver", "postgres", *SCALE_GATEWAYS, "proxy"}
+    # compose.yaml's project: the same mail-* volumes, so the mailbox carries over.
+    assert data["name"] == compose()["name"] == "agentmail"
+    assert "version" not in data
+    header = SCALE_FILE.read_text().split("\nname:", 1)[0]
+    assert "Compose v2" in header and "docker compose -f docker/compose.scale.yaml up -d" in header
+
+
+def test_scale_mailserver_is_compose_yaml_s() -> None:
+    mail = scale_service("mailserver")
+    assert mail == {"extends": {"file": "compose.yaml", "service": "mailserver"}}
+    assert "mailserver" in compose()["services"]
+    volumes = {v.split(":")[0] for v in service("mailserver")["volumes"] if not v.startswith((".", "$"))}
+    assert volumes <= set(compose(SCALE_FILE)["volumes"]), "extends brings no volume declarations"
+    # The mailserver's required settings resolve from the same docker/.env.
+    assert spec_errors(resolved(compose(), scale_env())) == []
+
+
+def test_scale_requires_its_two_secrets() -> None:
+    for missing in SCALE_ENV:
+        env = {k: v for k, v in scale_env().items() if k != missing}
+        with pytest.raises(KeyError, match=missing):
+            resolved(compose(SCALE_FILE), env)
+    resolved(compose(SCALE_FILE), scale_env())
+
+
+def test_both_gateways_are_one_image_and_one_environment() -> None:
+    first, second = (scale_service(name) for name in SCALE_GATEWAYS)
+    assert first["image"] == second["image"]
+    assert first["build"] == second["build"] == service("gateway")["build"]
+    assert environment(first, scale_env()) == environment(second, scale_env())
+    differ = {key for key in {*first, *second} if first.get(key) != second.get(key)}
+    assert differ == {"volumes"}, differ
+    # Each its own /data (nothing shared lives there), the internal CA for both.
+    data = [next(v for v in svc["volumes"] if v.endswith(":/data")) for svc in (first, second)]
+    assert len(set(data)) == 2
+    for svc in (first, second):
+        assert "mail-tls:/etc/agentmail-tls:ro" in svc["volumes"]
+        assert published(svc, scale_env()) == [], "replicas are reached through the proxy only"
+        assert svc["depends_on"]["postgres"]["condition"] == "service_healthy"
+        assert svc["depends_on"]["mailserver"]["condition"] == "service_healthy"
+        assert svc.get("read_only") is True and svc.get("cap_drop") == ["ALL"]
+
+
+def test_the_gateways_share_one_database_on_the_postgres_service() -> None:
+    from urllib.parse import urlsplit
+
+    pg = environment(scale_service("postgres"), scale_env())
+    for name in SCALE_GATEWAYS:
+        url = urlsplit(environment(scale_service(name), scale_env())["AGENTMAIL_DATABASE_URL"])
+        assert url.scheme == "postgresql"
+        assert (url.hostname, url.port) == ("postgres", 5432)
+        assert url.username == pg["POSTGRES_USER"] and url.password == pg["POSTGRES_PASSWORD"]
+        assert url.path == "/" + pg["POSTGRES_DB"]
+    assert pg["POSTGRES_PASSWORD"] == SCALE_ENV["POSTGRES_PASSWORD"]
+
+
+def test_replica_settings_load_as_postgres_over_dovecot() -> None:
+    from gateway.config import load_settings
+
+    settings = load_settings(environment(scale_service("gateway-1"), scale_env()), env_file=None)
+    assert settings.store_kind == "postgresql"
+    assert settings.source_kind == "imap", "replicas read Dovecot; the embedded intake is single-process"
+    assert settings.push_address == ("0.0.0.0", 8026)
+    assert settings.admin_token is not None, "a generated token would land in one replica's volume only"
+    assert settings.trusted_proxies
+
+
+def test_a_replica_is_compose_yaml_s_gateway_plus_the_database() -> None:
+    # Nothing else drifts: a setting added to compose.yaml's gateway belongs here too.
+    single = environment(service("gateway"), scale_env())
+    replica = environment(scale_service("gateway-1"), scale_env())
+    assert set(replica) - set(single) == {"AGENTMAIL_DATABASE_URL"}
+    assert set(single) - set(replica) == set()
+    changed = {k for k in single if single[k] != replica[k]}
+    assert changed <= SCALE_ONLY | {"AGENTMAIL_ADMIN_TOKEN"}, changed
+    assert replica["AGENTMAIL_ADMIN_TOKEN"] == SCALE_ENV["AGENTMAIL_ADMIN_TOKEN"]
+    for key in ("security_opt", "tmpfs", "restart"):
+        assert scale_service("gateway-1")[key] == service("gateway")[key], key
+
+
+def test_each_replica_reports_ready_to_docker() -> None:
+    for name in SCALE_GATEWAYS:
+        health = scale_service(name)["healthcheck"]
+        assert health["test"][0] == "CMD"
+        probe = " ".join(health["test"])
+        assert "http://127.0.0.1:8025/ready" in probe and "/health" not in probe
+
+
+def test_postgres_service_shape() -> None:
+    pg = scale_service("postgres")
+    assert re.fullmatch(r"postgres:1[67](\.\d+)?", pg["image"])
+    assert pg["healthcheck"]["test"][:2] == ["CMD", "pg_isready"]
+    env = environment(pg, scale_env())
+    test = pg["healthcheck"]["test"]
+    assert test[test.index("-U") + 1] == env["POSTGRES_USER"] and test[test.index("-d") + 1] == env["POSTGRES_DB"]
+    assert "postgres-data:/var/lib/postgresql/data" in pg["volumes"]
+    assert env["POSTGRES_INITDB_ARGS"] == "--data-checksums", "README: page damage is PostgreSQL's to catch"
+    assert "ports" not in pg, "the database stays on the compose network"
+
+
+def test_the_proxy_publishes_the_api_on_loopback_and_answers_for_the_push_url() -> None:
+    proxy = scale_service("proxy")
+    for env in (scale_env(), {**scale_env(), "GATEWAY_HTTP_PORT": "9000"}):
+        assert published(proxy, env) == [("127.0.0.1", env.get("GATEWAY_HTTP_PORT", "8025"), 8025)]
+    assert "./proxy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert re.fullmatch(r"caddy:2\.\d+", proxy["image"])
+    # dovecot.cf's push URL names the host `gateway`: here that is the proxy.
+    push_host = re.search(r"@(\w[\w-]*):8026/", (MAILSERVER / "dovecot.cf").read_text())
+    assert push_host is not None
+    assert push_host[1] in proxy["networks"]["default"]["aliases"]
+    assert push_host[1] not in compose(SCALE_FILE)["services"]
+    for name in ("postgres", *SCALE_GATEWAYS):
+        assert "ports" not in scale_service(name), f"{name} is reached through the compose network only"
+
+
+def test_the_caddyfile_balances_both_gateways_on_ready() -> None:
+    sites = caddy_sites(CADDYFILE.read_text())
+    assert set(sites) == {":8025", ":8026"}
+    api, push = sites[":8025"], sites[":8026"]
+    assert caddy_upstreams(api) == [f"{name}:8025" for name in SCALE_GATEWAYS]
+    assert caddy_upstreams(push) == [f"{name}:8026" for name in SCALE_GATEWAYS]
+    for block in (api, push):
+        assert caddy_value(block, "health_uri") == "/ready"
+    assert caddy_value(push, "health_port") == "8025"
+    for name in SCALE_GATEWAYS:
+        env = environment(scale_service(name), scale_env())
+        assert env["AGENTMAIL_HTTP_PORT"] == "8025" and env["AGENTMAIL_PUSH_LISTEN"].endswith(":8026")
+
+
+def test_the_caddyfile_outlasts_the_longest_wait_and_buffers_nothing() -> None:
+    from gateway.waiting import MAX_WAIT_SECONDS
+
+    api = caddy_sites(CADDYFILE.read_text())[":8025"]
+    assert seconds(caddy_value(api, "read_timeout")) >= MAX_WAIT_SECONDS + 60  # 11 minutes and more
+    assert caddy_value(api, "flush_interval") == "-1"
+    assert caddy_value(api, "trusted_proxies") == "private_ranges"
+    # Push: Dovecot waits at most timeout_msecs; the retry on the other replica fits in it.
+    push = caddy_sites(CADDYFILE.read_text())[":8026"]
+    driver = options(dovecot_settings(MAILSERVER / "dovecot.cf")["plugin/push_notification_driver"].partition(":")[2])
+    assert duration_ms(caddy_value(push, "lb_try_duration")) < int(driver["timeout_msecs"])
+
+
+def duration_ms(text: str) -> float:
+    value = re.fullmatch(r"(\d+)(ms|s|m)", text)
+    assert value is not None, text
+    return int(value[1]) * {"ms": 1, "s": 1000, "m": 60_000}[value[2]]
+
+
+def test_the_scale_gateways_trust_only_private_networks() -> None:
+    import ipaddress
+
+    env = environment(scale_service("gateway-1"), scale_env())
+    networks = [ipaddress.ip_network(n) for n in env["AGENTMAIL_TRUSTED_PROXIES"].split(",")]
+    assert networks and all(n.is_private for n in networks)
+
+
+# --- the Caddyfile in a real Caddy ------------------------------------------------------------
+
+CADDY_PACKAGE = "caddy"
+
+
+def ensure_caddy() -> str:
+    """Debian's caddy binary, installed with apt when missing and we are root (its service never started)."""
+    found = shutil.which("caddy")
+    if found is not None:
+        return found
+    if os.geteuid() != 0:
+        raise AssertionError(f"caddy is not installed and installing it needs root: apt-get install {CADDY_PACKAGE}")
+    if not POLICY_RC_D.exists():  # as tests/mailstack does: packages start no daemons
+        POLICY_RC_D.write_text(
+            "#!/bin/sh\n# Written by tests/test_docker.py: never start daemons from packages.\nexit 101\n"
+        )
+        POLICY_RC_D.chmod(0o755)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", "--no-install-recommends", CADDY_PACKAGE],
+    ):
+        subprocess.run(command, env=env, check=True, capture_output=True, timeout=600)
+    found = shutil.which("caddy")
+    assert found is not None, "apt-get finished but caddy is still missing"
+    return found
+
+
+def caddy_env(tmp_path: Path) -> dict[str, str]:
+    """Caddy's storage and autosaved config in the test's folder, not in $HOME."""
+    return {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+
+
+def test_caddy_validates_the_caddyfile(tmp_path: Path) -> None:
+    caddy = ensure_caddy()
+    for text, ok in (
+        (CADDYFILE.read_text(), True),
+        (CADDYFILE.read_text().replace("flush_interval", "flush_every"), False),
+    ):
+        config = tmp_path / "Caddyfile"
+        config.write_text(text)
+        run = subprocess.run(
+            [caddy, "validate", "--config", str(config), "--adapter", "caddyfile"],
+            capture_output=True, text=True, check=False, timeout=60, env=caddy_env(tmp_path),
+        )  # fmt: skip
+        assert (run.returncode == 0) is ok, run.stderr[-2000:]
+    # And it is in Caddy's own format (`caddy fmt` would change nothing).
+    formatted = subprocess.run([caddy, "fmt", str(CADDYFILE)], capture_output=True, text=True, check=True, timeout=60)
+    assert formatted.stdout == CADDYFILE.read_text()
+
+
+PUSH_SECRET = EXAMPLE_ENV["AGENTMAIL_PUSH_SECRET"]
+REPLICA_ADDRESSES = {"gateway-1": "127.0.0.2", "gateway-2": "127.0.0.3"}  # one port, two loopback addresses
+
+
+class StandIn:
+    """One replica as the proxy sees it: /ready (toggled), a few /v1 routes, and the gateway's real push listener."""
+
+    def __init__(self, name: str, http_port: int, push_port: int) -> None:
+        import asyncio
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from gateway.sources.push import start_push_listener
+
+        self.name, self.ready, self.pushes = name, True, 0
+        self.seen: list[dict[str, str]] = []
+        self.connections: list[Any] = []
+        host = REPLICA_ADDRESSES[name]
+        stand_in = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                stand_in.connections.append(self.connection)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def answer(self, status: int, body: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                if self.path == "/ready":
+                    status = 200 if stand_in.ready else 503
+                    self.answer(status, json.dumps({"status": "ready" if stand_in.ready else "not_ready"}).encode())
+                elif self.path == "/v1/stream":  # two chunks 3 s apart, as a wait's answer or an event could be
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/x-ndjson")
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for index, pause in ((1, 3.0), (2, 0.0)):
+                        line = f'{{"part": {index}}}\n'.encode()
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(line), line))
+                        self.wfile.flush()
+                        time.sleep(pause)
+                    self.wfile.write(b"0\r\n\r\n")
+                else:
+                    stand_in.seen.append({k.lower(): v for k, v in self.headers.items()})
+                    self.answer(200, stand_in.name.encode())
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                self.answer(200, stand_in.name.encode())
+
+        self.http = ThreadingHTTPServer((host, http_port), Handler)
+        self.http.daemon_threads = True
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+        self.loop = asyncio.new_event_loop()
+        self.loop_thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.loop_thread.start()
+
+        def pushed() -> None:
+            self.pushes += 1
+
+        self.push = asyncio.run_coroutine_threadsafe(
+            start_push_listener(host, push_port, PUSH_SECRET, pushed), self.loop
+        ).result(timeout=10)
+
+    def stop_http(self) -> None:
+        """As a killed process: the listener and every open connection (the proxy's kept-alive ones) closed."""
+        import socket
+
+        self.http.shutdown()
+        self.http.server_close()
+        for connection in self.connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        import asyncio
+
+        async def closing() -> None:
+            self.push.close()
+            await self.push.wait_closed()
+
+        asyncio.run_coroutine_threadsafe(closing(), self.loop).result(timeout=10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.loop_thread.join(timeout=10)
+        self.loop.close()
+        if self.http.socket.fileno() != -1:
+            self.stop_http()
+
+
+def stand_ins() -> tuple[dict[str, StandIn], int, int]:
+    """Both replicas on one HTTP and one push port (Caddy's health_port is one number for all)."""
+    import socket
+
+    for _ in range(20):
+        with socket.socket() as probe:
+            probe.bind((REPLICA_ADDRESSES["gateway-1"], 0))
+            http_port = probe.getsockname()[1]
+        with socket.socket() as probe:
+            probe.bind((REPLICA_ADDRESSES["gateway-1"], 0))
+            push_port = probe.getsockname()[1]
+        started: dict[str, StandIn] = {}
+        try:
+            for name in SCALE_GATEWAYS:
+                started[name] = StandIn(name, http_port, push_port)
+        except OSError:  # taken on one of the addresses meanwhile: another pair
+            for replica in started.values():
+                replica.close()
+            continue
+        return started, http_port, push_port
+    raise AssertionError("no port free on both loopback addresses")
+
+
+def local_caddyfile(http_port: int, push_port: int, api_port: int, hint_port: int) -> str:
+    """The Caddyfile with the compose names and ports swapped for the stand-ins' and free ones; nothing else changed."""
+    text = "\n".join(line for line in CADDYFILE.read_text().splitlines() if not line.lstrip().startswith("#"))
+    text = text.replace("auto_https off", "auto_https off\n\tadmin off")
+    text = re.sub(r"^:8025 \{", f":{api_port} {{", text, flags=re.MULTILINE)
+    text = re.sub(r"^:8026 \{", f":{hint_port} {{", text, flags=re.MULTILINE)
+    for name, address in REPLICA_ADDRESSES.items():
+        text = text.replace(f"{name}:8025", f"{address}:{http_port}").replace(f"{name}:8026", f"{address}:{push_port}")
+    text = text.replace("health_port 8025", f"health_port {http_port}")
+    assert not re.search(r"8025|8026|gateway-", text), text
+    return text
+
+
+def test_caddy_balances_streams_and_fails_over_between_two_replicas(tmp_path: Path) -> None:
+    import httpx
+
+    caddy = ensure_caddy()
+    api_port, hint_port = free_port(), free_port()
+    replicas, http_port, push_port = stand_ins()
+    config = tmp_path / "Caddyfile"
+    try:
+        config.write_text(local_caddyfile(http_port, push_port, api_port, hint_port))
+    except BaseException:
+        for replica in replicas.values():
+            replica.close()
+        raise
+    log = (tmp_path / "caddy.log").open("w")
+    proxy = subprocess.Popen(
+        [caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+        stdout=log, stderr=subprocess.STDOUT, env=caddy_env(tmp_path),
+    )  # fmt: skip
+    api = f"http://127.0.0.1:{api_port}"
+
+    def served_by(client: httpx.Client, count: int = 20) -> set[str]:
+        return {client.get(f"{api}/v1/who").text for _ in range(count)}
+
+    def until(check: Any, what: str, seconds: float = 15) -> None:
+        deadline = time.monotonic() + seconds
+        while not check():
+            assert proxy.poll() is None, (tmp_path / "caddy.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, what
+            time.sleep(0.1)  # the health checker's pace is 2 s: polling, bounded by the deadline
+
+    try:
+        with httpx.Client(timeout=10) as client:
+
+            def answers() -> bool:
+                try:
+                    return client.get(f"{api}/v1/who").status_code == 200
+                except httpx.TransportError:
+                    return False
+
+            until(answers, "caddy never answered")
+            # Both replicas serve; the client's address and scheme, as the host's proxy gave them, reach them.
+            until(lambda: served_by(client) == set(SCALE_GATEWAYS), "one replica got every request")
+            client.get(
+                f"{api}/v1/who",
+                headers={
+                    "Host": "mail-api.example.com",
+                    "X-Forwarded-For": "203.0.113.9",
+                    "X-Forwarded-Proto": "https",
+                },
+            )
+            last = max(
+                (r.seen[-1] for r in replicas.values() if r.seen), key=lambda h: h.get("host") == "mail-api.example.com"
+            )
+            assert last["host"] == "mail-api.example.com"
+            assert last["x-forwarded-for"] == "203.0.113.9, 127.0.0.1"
+            assert last["x-forwarded-proto"] == "https"
+
+            # Nothing is buffered: the first part arrives while the replica still holds the response open.
+            started = time.monotonic()
+            with client.stream("GET", f"{api}/v1/stream") as response:
+                lines = response.iter_lines()
+                assert json.loads(next(lines)) == {"part": 1} and time.monotonic() - started < 2.5
+                assert [json.loads(line) for line in lines if line] == [{"part": 2}]
+
+            # Dovecot's push hint reaches the gateway's own listener through the proxy, secret and all.
+            hint = f"http://127.0.0.1:{hint_port}/push"
+            body = {"user": "catchall@agents.example.com", "event": "MessageNew"}
+            assert client.post(hint, json=body, auth=("dovecot", PUSH_SECRET)).status_code == 200
+            assert client.post(hint, json=body, auth=("dovecot", "wrong-secret-0123")).status_code == 401
+            assert sum(r.pushes for r in replicas.values()) == 1
+
+            # A replica that is not ready gets no new requests, and no push hint; it comes back when ready.
+            replicas["gateway-1"].ready = False
+            until(lambda: served_by(client) == {"gateway-2"}, "gateway-1 still served while not ready")
+            before = replicas["gateway-2"].pushes
+            assert client.post(hint, json=body, auth=("dovecot", PUSH_SECRET)).status_code == 200
+            assert replicas["gateway-2"].pushes == before + 1
+            replicas["gateway-1"].ready = True
+            until(lambda: served_by(client) == set(SCALE_GATEWAYS), "gateway-1 never came back")
+
+            # A replica that dies: calls without a body go to the other at once; within the health
+            # check's interval every call does (one with a body may get a 502 before: caddy#7546).
+            replicas["gateway-2"].stop_http()
+            time.sleep(0.2)  # as after a kill: the proxy has seen its kept-alive connections close
+            assert served_by(client) == {"gateway-1"}
+            died = time.monotonic()
+
+            def posts_served() -> bool:
+                try:
+                    answered = [client.post(f"{api}/v1/send", json={}) for _ in range(10)]
+                except httpx.TransportError:  # that bug again: a 502, or a reply cut short
+                    return False
+                return [(r.status_code, r.text) for r in answered] == [(200, "gateway-1")] * 10
+
+            until(posts_served, "calls with a body still went to the dead replica", seconds=5)
+            assert time.monotonic() - died < 3.5
+    finally:
+        proxy.terminate()
+        try:
+            proxy.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+            proxy.wait()
+        log.close()
+        for replica in replicas.values():
+            replica.close()
 
 
 # --- docker-mailserver overrides ---------------------------------------------------------------
@@ -886,7 +1410,8 @@ def locked_versions() -> dict[str, str]:
 def test_the_lock_pins_every_dependency_within_pyproject_bounds_with_hashes() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     locked = locked_versions()
-    for line in pyproject["dependencies"]:
+    # The `postgres` extra too: the same image runs on SQLite or PostgreSQL (compose.scale.yaml).
+    for line in [*pyproject["dependencies"], *pyproject["optional-dependencies"]["postgres"]]:
         requirement = Requirement(line)
         name = canonicalize_name(requirement.name)
         assert name in locked, f"{name} is a dependency but docker/requirements.lock lacks it: run `make lock`"
@@ -901,6 +1426,7 @@ def test_the_lock_check_catches_a_dependency_missing_or_out_of_bounds() -> None:
     locked = locked_versions()
     assert not Requirement("litestar>=99").specifier.contains(locked["litestar"])
     assert canonicalize_name("no-such-dependency") not in locked
+    assert "--extra postgres" in (ROOT / "Makefile").read_text(), "`make lock` must keep psycopg in the image"
 
 
 def deploy_section() -> str:
@@ -953,3 +1479,49 @@ def test_the_deploy_docs_cover_what_an_operator_needs() -> None:
     # Those the table leaves at docker-mailserver's defaults are not overridden.
     for var in ("ENABLE_POSTGREY", "ENABLE_DNSBL", "POSTSCREEN_ACTION", "ENABLE_POLICYD_SPF", "ENABLE_OPENDMARC"):
         assert var in text and var not in env, var
+
+
+def scale_section() -> str:
+    match = re.search(r"^## Running several gateways\n(.*?)(?=^## )", (ROOT / "README.md").read_text(), re.M | re.S)
+    assert match is not None, "README.md has no 'Running several gateways' section"
+    return match.group(1)
+
+
+def test_the_scale_docs_cover_start_failover_health_migration_and_backups() -> None:
+    text = scale_section()
+    flat = " ".join(text.split())
+    for needle in (
+        "docker compose -f docker/compose.scale.yaml up -d",
+        "AGENTMAIL_DATABASE_URL",
+        "/ready",
+        "/health",
+        "Retry-After",
+        "agentmail-gateway store copy --to postgresql://",
+        "pg_dump",
+        "single-process",
+        "LISTEN",
+    ):
+        assert needle in flat, needle
+    for name in (*SCALE_GATEWAYS, "postgres", "proxy", "mailserver"):
+        assert f"| {name}" in text or f", {name} |" in text, name
+    # The port and read timeout the prose gives are the Caddyfile's.
+    api = caddy_sites(CADDYFILE.read_text())[":8025"]
+    assert f"silent for {seconds(caddy_value(api, 'read_timeout')):.0f} s" in flat
+    assert "every second" in text and caddy_value(api, "health_interval") == "1s"
+    # The volumes named are the ones the file declares, under the project's name.
+    declared = {f"{compose(SCALE_FILE)['name']}_{v}" for v in compose(SCALE_FILE)["volumes"]}
+    assert set(re.findall(r"`(agentmail_[a-z0-9-]+)`", text)) <= declared | {"agentmail_gateway-data"}
+
+
+def test_the_index_tables_the_backup_may_skip_are_the_schema_s() -> None:
+    from gateway.store.postgres import schema
+
+    named = re.search(r"The index tables \(([^)]*)\)", " ".join(scale_section().split()))
+    assert named is not None, "the backup paragraph no longer names the index tables"
+    tables = set(re.findall(r"`(\w+)`", named[1]))
+    # Exactly the tables _check_index drops and makes again (its DROP TABLE line), all in TABLES.
+    dropped = re.search(r"DROP TABLE IF EXISTS ([\w, ]+)", Path(schema.__file__).read_text())
+    assert dropped is not None
+    assert tables == {t.strip() for t in dropped[1].split(",")} and tables <= schema.TABLES
+    # "Skip their data, not the tables": without index_meta the gateway refuses the database.
+    assert "index_meta" in schema._CHECKED and "Skip their data, not the tables" in scale_section()

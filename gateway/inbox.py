@@ -31,6 +31,7 @@ __all__ = ["AttachmentText", "FullMessage", "Inbox", "ListQuery", "Page", "WaitQ
 MAX_PAGE: Final = 200
 FENCE_TIMEOUT: Final = 2.0  # an unreachable mailbox must not hold up identity creation
 CLAIM_TTL: Final = 60.0  # a claim whose response was never settled is released after this
+CLAIM_LOOK_MIN: Final = 0.05  # a wait looks again at a lapsing claim no sooner than this (clocks differ)
 INLINE_PARSE_BYTES: Final = 256 * 1024
 FROM_START: Final = Cursor(-math.inf, "", 0)  # before every message: a listing from the oldest on
 
@@ -269,6 +270,11 @@ class Inbox:
             if current is not None:
                 return current
             await self._store.claims.release(identity, found.message_key)
+
+    async def claim_lapses_in(self, identity: Identity) -> float | None:
+        """Seconds until the soonest live claim on the identity's mail lapses; None without one."""
+        lapse = await self._store.claims.next_lapse(identity)
+        return None if lapse is None else max(lapse - time.time(), CLAIM_LOOK_MIN)
 
     async def settle(self, identity: Identity, summary: Summary, *, delivered: bool, mark_seen: bool) -> None:
         """End a claim: delivered answers become seen (for the identity's own reads); others return."""

@@ -63,7 +63,11 @@ async def wait_for_message(
                     await _shielded(settle(inbox, hub, identity, found, delivered=False, mark_seen=False))
                     raise
             remaining = deadline - loop.time()
-            if remaining <= 0 or not await subscription.wait(remaining):
+            # Mail held by another wait's claim comes back when it is settled (and rings), or,
+            # if the gateway holding it died, when the claim lapses: look again then.
+            lapse = await inbox.claim_lapses_in(identity)
+            budget = remaining if lapse is None else min(remaining, lapse)
+            if remaining <= 0 or (not await subscription.wait(budget) and budget == remaining):
                 raise WaitTimeout(f"no matching message arrived within {timeout:g} s")
 
 

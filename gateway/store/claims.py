@@ -23,3 +23,9 @@ class Claims(Protocol):
 
     async def release(self, identity: Identity, message_key: str) -> None:
         """End the claim (nothing happens when there is none)."""
+
+    async def next_lapse(self, identity: Identity) -> float | None:
+        """When the soonest live claim on the identity's mail lapses (the store clock's time), or None.
+
+        A wait that found only claimed mail looks again then: the gateway holding the claim may
+        have died and will never give it back."""

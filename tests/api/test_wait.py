@@ -336,6 +336,19 @@ async def test_rotating_the_token_closes_open_waits_and_streams(gateway: Running
     assert response.json()["codes"][0]["value"] == "343434"
 
 
+async def test_a_rotation_alone_ends_open_waits_and_streams_at_once(gateway: RunningGateway) -> None:
+    address, token = await gateway.create_identity("rotated-quietly")
+    async with gateway.client(token) as client:
+        pending = asyncio.create_task(wait(client, address, timeout=60))
+        # Under the stream's keep-alive (15 s) and the wait's timeout: only the rotation ends them.
+        async with asyncio.timeout(10), client.stream("GET", f"/v1/identities/{address}/events") as stream:
+            await waiting(gateway, 2)
+            assert (await gateway.http.post(f"/v1/identities/{address}/rotate")).status_code == 200
+            tail = [line async for line in stream.aiter_lines() if line and not line.startswith(":")]
+            assert tail == []
+            assert_error(await pending, 401, "unauthorized")
+
+
 async def test_an_idle_stream_sends_keep_alive_comments(
     gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch
 ) -> None:

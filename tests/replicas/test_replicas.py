@@ -8,17 +8,22 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
+import time
 from collections import Counter
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
+from gateway.store.postgres import open_postgres
+from tests.conftest import ADMIN_TOKEN
 from tests.replicas.conftest import Replicas, roles
-from tests.serve import ServeProcess
+from tests.serve import ServeProcess, wait_until
 
 pytestmark = pytest.mark.timeout(300)
 
+LAPSE = 3.0  # seconds a claim left behind by a vanished gateway holds its message
 WAIT = 120  # seconds a wait may block: far above anything these tests take when the gateways are right
 
 
@@ -153,3 +158,34 @@ async def test_killing_the_reader_hands_reading_to_the_other_and_loses_nothing(r
         subjects.update(m["subject"] for m in listed)
     assert subjects == Counter(subject for _, subject in mails)  # every message once, none twice
     assert roles(replicas.gateways) == [None if g is reader else "reader" for g in replicas.gateways]
+
+
+async def test_a_claim_left_by_a_gateway_that_vanished_lapses_and_its_mail_is_handed_out(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    address, token = replicas.create_identity(standby, f"lapse-{secrets.token_hex(3)}")
+    await asyncio.to_thread(replicas.send, [(address, "held by a claim")])
+    listed: list[dict[str, Any]] = []
+
+    def indexed() -> bool:
+        listed[:] = _listing(standby, address, ADMIN_TOKEN)  # the admin's listing marks nothing seen
+        return bool(listed)
+
+    await asyncio.to_thread(wait_until, indexed, 60, "the mail indexed")
+    with psycopg.connect(replicas.dsn) as conn:
+        row = conn.execute("SELECT message_key FROM copies WHERE copy_id = %s", (listed[0]["id"],)).fetchone()
+    assert row is not None
+    # A third gateway on the store claims the message for one of its waits, and is gone before
+    # it could answer or give the claim back (the store's own API, from this process).
+    store = open_postgres(replicas.dsn, domain=replicas.stack.domain, clock=time.time)
+    await store.engine.start()
+    try:
+        identity = await store.identities.get(address)
+        assert await store.claims.take(identity, str(row[0]), ttl=LAPSE)
+    finally:
+        await store.engine.close()
+    held = await _wait(standby, address, token, timeout=0)
+    assert held.status_code == 408, held.text  # the claim holds it: no wait may take it now
+    answer = await _wait(standby, address, token)  # blocks until the claim lapses, then takes it
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["subject"] == "held by a claim"

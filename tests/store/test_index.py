@@ -394,6 +394,21 @@ async def test_a_claim_is_taken_once_until_released_or_lapsed(
     await store.claims.release(a, "never-claimed")
 
 
+async def test_the_next_lapse_is_the_soonest_live_claim_of_that_identity(
+    store: Store, people: tuple[Identity, Identity], clock: Clock
+) -> None:
+    a, b = people
+    assert await store.claims.next_lapse(a) is None
+    await store.claims.take(a, "late", ttl=60)
+    await store.claims.take(a, "soon", ttl=20)
+    await store.claims.take(b, "sooner", ttl=5)  # another identity's claim is not a's business
+    assert await store.claims.next_lapse(a) == pytest.approx(clock.now + 20)
+    await store.claims.release(a, "soon")
+    assert await store.claims.next_lapse(a) == pytest.approx(clock.now + 60)
+    clock.now += 60
+    assert await store.claims.next_lapse(a) is None  # lapsed: nothing holds a's mail any more
+
+
 async def test_a_claim_for_a_deleted_identity_is_not_found(store: Store, people: tuple[Identity, Identity]) -> None:
     a, _ = people
     await store.identities.delete(a)

@@ -112,6 +112,12 @@ class PostgresClaims:
             "DELETE FROM claims WHERE identity_id = %s AND message_key = %s", (identity.id, message_key)
         )
 
+    async def next_lapse(self, identity: Identity) -> float | None:
+        row = await self._db.fetchone(
+            "SELECT min(until) FROM claims WHERE identity_id = %s AND until > %s", (identity.id, self._clock())
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
 
 class PostgresRateLimits:
     """`RateLimits` on PostgreSQL: one row per event, expired rows swept as new ones arrive."""

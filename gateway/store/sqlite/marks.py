@@ -119,6 +119,15 @@ class SqliteClaims:
             )
         )
 
+    async def next_lapse(self, identity: Identity) -> float | None:
+        now = self._clock()
+        row = await self._db.run(
+            lambda c: c.execute(
+                "SELECT min(until) FROM claims WHERE identity_id = ? AND until > ?", (identity.id, now)
+            ).fetchone()
+        )
+        return None if row is None or row[0] is None else float(row[0])
+
 
 class SqliteRateLimits:
     """`RateLimits` on SQLite: one row per event, expired rows swept as new ones arrive."""

@@ -26,8 +26,8 @@ RETRY_AFTER: Final = {
     "description": "Seconds to wait before trying again (the same number as `retry_after_sec`).",
     "schema": {"type": "integer", "minimum": 0},
 }
-OPEN_OPERATIONS: Final = frozenset({"health", "getOpenApiDocument"})
-"""Operations that take no token: liveness for probes, and this document."""
+OPEN_OPERATIONS: Final = frozenset({"health", "ready", "getOpenApiDocument"})
+"""Operations that take no token: liveness and readiness for probes, and this document."""
 
 SCHEMA_OPERATION: Final = {
     "get": {

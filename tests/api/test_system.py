@@ -1,4 +1,4 @@
-"""The public routes: `/health` for probes and `/schema`, the OpenAPI document, both without a token."""
+"""The public routes: `/health` and `/ready` for probes, `/schema` the OpenAPI document, all without a token."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ OPERATIONS = {
     "listTokens",
     "deleteToken",
     "health",
+    "ready",
     "waitForMessage",
     "streamMessages",
     "getOpenApiDocument",
@@ -40,6 +41,25 @@ async def test_health_needs_no_token(gateway: RunningGateway) -> None:
         response = await anonymous.get("/health")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "source": gateway.gw.source.kind, "mailbox": "ok"}
+
+
+async def test_ready_needs_no_token_and_a_gateway_alone_is_its_reader(gateway: RunningGateway) -> None:
+    async with gateway.client(None) as anonymous:
+        response = await anonymous.get("/ready")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready", "role": "reader", "database": "ok", "reason": None}
+
+
+async def test_ready_is_503_with_its_reason_while_the_index_is_rebuilt(
+    gateway: RunningGateway, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(type(gateway.gw.roles), "rebuilding", property(lambda self: True))
+    async with gateway.client(None) as anonymous:
+        response = await anonymous.get("/ready")
+    assert response.status_code == 503
+    body = response.json()
+    assert (body["status"], body["role"], body["database"]) == ("not ready", "reader", "ok")
+    assert "rebuilt" in body["reason"]
 
 
 async def test_health_fails_once_the_sync_stopped(gateway: RunningGateway) -> None:
@@ -127,7 +147,7 @@ async def test_schema_documents_the_token_and_every_error(gateway: RunningGatewa
             # When to come back: always on a 429, on a 503 when the outage is passing.
             assert responses["429"]["headers"]["Retry-After"]["required"] is True, (method, path)
             assert responses["503"]["headers"]["Retry-After"]["required"] is False, (method, path)
-    assert open_paths == {"/health", "/schema"}
+    assert open_paths == {"/health", "/ready", "/schema"}
     assert set(document["paths"]["/health"]["get"]["responses"]) == {"200", "503"}
 
 

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from litestar import Litestar, Router
@@ -91,34 +91,50 @@ class Gateway:
     deliverer: Deliverer
     roles: Roles
     smtp_address: tuple[str, int] | None = None
+    essential: list[asyncio.Task[None]] = field(default_factory=list)
+    """The tasks without which this gateway is broken (its role, its news): /health fails if one ends."""
 
     def health(self) -> HealthOut:
         """What /health reports: failing once the reader's sync task ended while the gateway runs
         (or its catch-ups keep failing: it retries, but a supervisor should look), rebuilding
         while the index is built from the mailbox (mail reads answer 503 meanwhile)."""
         status: Literal["ok", "rebuilding", "failing"] = "rebuilding" if self.roles.rebuilding else "ok"
-        if self.roles.stopped or (self.roles.role == "reader" and self.sync.failing):
+        ended = any(task.done() and not task.cancelled() and task.exception() for task in self.essential)
+        if ended or self.roles.stopped or (self.roles.role == "reader" and self.sync.failing):
             status = "failing"
         return HealthOut(status, self.source.kind, "ok" if self.source.reachable else "unreachable")
 
     async def readiness(self) -> ReadyOut:
-        """What /ready reports: whether a load balancer should send this gateway requests."""
-        role = self.roles.role
-        try:
-            async with asyncio.timeout(READY_TIMEOUT):
-                database = await self.store.engine.ping()
-        except TimeoutError:
-            database = False
+        """What /ready reports: whether a load balancer should send this gateway requests.
+
+        Not the index being rebuilt: that is every gateway's state at once (the index is shared),
+        and calls other than mail reads work meanwhile, as on a single gateway (reads say 503)."""
+        coordination = self.store.coordination
+        if coordination.shared:
+            # Its own connection, checked every second: the request pool may be busy, not gone.
+            database = coordination.hearing
+        else:
+            try:
+                async with asyncio.timeout(READY_TIMEOUT):
+                    database = await self.store.engine.ping()
+            except TimeoutError:
+                database = False
         reason = None
         if not database:
-            reason = "the database does not answer"
-        elif not self.store.coordination.hearing:
-            reason = "not hearing the other gateways yet (their wake-ups and token changes)"
-        elif self.roles.rebuilding:
-            reason = "the index is being rebuilt from the mailbox"
+            reason = "the database does not answer (or this gateway cannot hear the others on it)"
         elif self.health().status == "failing":
-            reason = "this gateway reads the mailbox but no longer indexes new mail"
-        return ReadyOut("not ready" if reason else "ready", role, "ok" if database else "unreachable", reason)
+            reason = "this gateway read the mailbox but no longer indexes new mail"
+        return ReadyOut(
+            "not ready" if reason else "ready", self.roles.role, "ok" if database else "unreachable", reason
+        )
+
+
+def _log_end(task: asyncio.Task[None]) -> None:
+    if task.cancelled() or task.exception() is None:
+        return  # stopped, or (the role) the sync ended: the roles say so themselves
+    log.error(
+        "the %s task ended: this gateway is broken (/health says failing)", task.get_name(), exc_info=task.exception()
+    )
 
 
 def _build(settings: Settings, source: MailSource | None) -> Gateway:
@@ -227,27 +243,33 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
             raise
         news = asyncio.create_task(coordination.run(), name="news")
         roles = asyncio.create_task(gw.roles.run(), name="roles")
-        await gw.outbox.start()
-        outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
-        await gw.deliverer.start()
-        deliverer = asyncio.create_task(gw.deliverer.run(), name="webhook deliveries")
+        gw.essential[:] = [news, roles]
+        for task in gw.essential:
+            task.add_done_callback(_log_end)
+        outbox = deliverer = None
         try:
+            await gw.outbox.start()
+            outbox = asyncio.create_task(gw.outbox.run(), name="outbox")
+            await gw.deliverer.start()
+            deliverer = asyncio.create_task(gw.deliverer.run(), name="webhook deliveries")
             # SMTP intake (local), push listener (imap): a push heard by a standby goes to the reader.
             listeners = await gw.source.listen(settings, hint=gw.roles.hint)
             gw.smtp_address = listeners.smtp_address
             yield
         finally:
             await listeners.close()
-            outbox.cancel()  # what it was doing is in the store: the next start finishes it
-            deliverer.cancel()  # the same: the queued deliveries are in the store
+            workers = [task for task in (outbox, deliverer) if task is not None]
+            for task in workers:  # what they were doing is in the store: the next start finishes it
+                task.cancel()
             await gw.source.stop()  # the reader's sync ends (next_batch returns None), and so its role
             if gw.roles.role != "reader":
                 roles.cancel()  # a standby waits for the role: nothing of its own to finish
-            _, pending = await asyncio.wait([roles, outbox, deliverer], timeout=5)
+            _, pending = await asyncio.wait([roles, *workers], timeout=5)
             for task in pending:  # never close the stores under a running task
                 task.cancel()
             news.cancel()
-            await asyncio.wait([*pending, news])
+            await asyncio.wait([*pending, news], timeout=10)
+            await gw.roles.release()
             await gw.sync.close()
             await gw.store.engine.close()
 

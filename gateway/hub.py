@@ -130,9 +130,10 @@ class Hub:
             self._announce(news)  # delivered here at once, then to the others (heard)
 
     def heard(self, news: News) -> None:
-        """Ring the subscriptions `news` concerns: those of its addresses, or all of them when a
-        token or identity changed or news may have been missed (each looks, and checks its access)."""
-        if news.tokens or news.everything:
+        """Ring the subscriptions `news` concerns: those of its addresses (mail, or their identity's
+        token changed), or all of them when the admin's or a provisioner's token changed or news
+        may have been missed (each looks, and checks its access)."""
+        if news.everything or (news.tokens and not news.addresses):
             for subs in self._subs.values():
                 for sub in subs:
                     sub.ring()

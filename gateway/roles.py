@@ -30,6 +30,7 @@ __all__ = ["Duty", "Roles"]
 log = logging.getLogger(__name__)
 
 STATE_CHECK_EVERY: Final = 5.0  # a standby reads the index's state this often even when told nothing
+RETRY_PAUSE: Final = 2.0  # seconds before a reader whose start failed tries again
 START_TAKE_TIMEOUT: Final = 5.0  # how long an exclusive gateway waits for the reader role at start
 
 Duty = tuple[str, Callable[[], Coroutine[Any, Any, None]]]
@@ -57,7 +58,8 @@ class Roles:
         self._exclusive = exclusive  # the mailbox is this process's own (the embedded intake)
         self._held: contextlib.AsyncExitStack | None = None  # the role taken at start, when exclusive
         self._held_lost: asyncio.Event | None = None
-        self.role: Literal["reader", "standby"] = "standby"
+        # A gateway alone on its store is the reader from the start: nobody else could be.
+        self.role: Literal["reader", "standby"] = "standby" if coordination.shared else "reader"
         self.sync_task: asyncio.Task[None] | None = None
         """The sync while this gateway reads the mailbox (None before it ever did)."""
         self.stopped = False
@@ -66,23 +68,36 @@ class Roles:
         self._prepared = False  # the sync's prepare ran for the reader this gateway is about to be
         self._shared_rebuilding = False  # what the index's meta said, the last time a standby looked
         self._look = asyncio.Event()
+        self._pause = 0.0  # seconds to wait, role given up, before asking for it again
         sync.on_state(lambda: coordination.announce(News(state=True)))
 
     @property
     def rebuilding(self) -> bool:
         """Whether the index is being rebuilt (reads answer 503), as this gateway knows it."""
-        return self._sync.rebuilding if self.role == "reader" else self._shared_rebuilding
+        if self.role == "reader" or not self._coordination.shared:
+            return self._sync.rebuilding
+        return self._shared_rebuilding
 
     async def prepare(self) -> None:
         """Before the API serves: what reads must know of the index. A gateway alone on its
         store is its reader from the start, so its sync prepares now; a shared one looks."""
         if self._coordination.shared and self._exclusive:
             await self._take_at_start()
-        if self._coordination.shared and not self._exclusive:
-            await self._read_state()
-        else:
-            await self._sync.prepare()
-            self._prepared = True
+        try:
+            if self._coordination.shared and not self._exclusive:
+                await self._read_state()
+            else:
+                await self._sync.prepare()
+                self._prepared = True
+        except BaseException:
+            await self.release()
+            raise
+
+    async def release(self) -> None:
+        """Give up a role taken at start that `run` never took over (start-up failed after it)."""
+        held, self._held = self._held, None
+        if held is not None:
+            await held.aclose()
 
     async def _take_at_start(self) -> None:
         """The embedded intake's mail is in this process's Maildir alone: another gateway reading
@@ -118,13 +133,22 @@ class Roles:
         watcher = asyncio.create_task(self._watch_state(), name="index state")
         try:
             if self._held is not None and self._held_lost is not None:
-                async with self._held:
+                held, self._held = self._held, None
+                async with held:
                     if await self._read(self._held_lost):
                         return
             while True:
-                async with self._coordination.reader() as lost:
-                    if await self._read(lost):
-                        return
+                try:
+                    async with self._coordination.reader() as lost:
+                        if await self._read(lost):
+                            return
+                except Exception:
+                    # Never end for good on a surprise (a read-only database after a failover):
+                    # the role is given up above, and taken again once reading can start.
+                    log.exception("reading the mailbox failed; trying again")
+                    self._pause = RETRY_PAUSE
+                await asyncio.sleep(self._pause)
+                self._pause = 0.0
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -134,7 +158,6 @@ class Roles:
         """Read until the role is lost (False) or the sync ends (True: stopping, or it crashed)."""
         if self._coordination.shared:
             log.info("this gateway reads the mailbox now")
-        self.role = "reader"
         duties: list[asyncio.Task[None]] = []
         losing = asyncio.create_task(lost.wait(), name="reader role")
         try:
@@ -142,6 +165,8 @@ class Roles:
             if not self._prepared:
                 await self._sync.prepare()  # a reader that died mid-rebuild: this one finishes it
             self._prepared = False
+            # Only now: until its sync has looked, the index's state is the one the meta says.
+            self.role = "reader"
             sync = self.sync_task = asyncio.create_task(self._sync.run(), name="sync")
             sync.add_done_callback(_log_crash)
             for name, duty in self._duties:
@@ -153,6 +178,7 @@ class Roles:
             return self.stopped
         except (StoreError, StoreUnavailable) as exc:
             log.warning("reading the mailbox could not start (%s); trying again", exc)
+            self._pause = RETRY_PAUSE  # after giving the role up: another gateway may do better
             return False
         finally:
             losing.cancel()
@@ -160,7 +186,8 @@ class Roles:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, losing, return_exceptions=True)
-            self.role = "standby"
+            if self._coordination.shared:
+                self.role = "standby"
             self._look.set()
             await self._source.unfollow()
 
@@ -172,8 +199,12 @@ class Roles:
                     await self._look.wait()
             self._look.clear()
             if self.role == "standby":
-                with contextlib.suppress(StoreError, StoreUnavailable):
+                try:
                     await self._read_state()
+                except (StoreError, StoreUnavailable):
+                    pass  # the store is away: /ready says so; the next look tries again
+                except Exception:
+                    log.exception("reading the index's state failed; trying again")
 
     async def _read_state(self) -> None:
         # An index no reader has filled yet (no generation) is as good as one being rebuilt.

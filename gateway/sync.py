@@ -227,12 +227,14 @@ class Sync:
             rebuilding = True  # cannot tell: assume the worst until a catch-up completes
         await self._set_rebuilding(rebuilding)
 
-    async def _set_rebuilding(self, rebuilding: bool) -> None:
+    async def _set_rebuilding(self, rebuilding: bool, *, say: bool = False) -> None:
         """Say whether the index is being rebuilt: here, in the index's meta (read by the gateways
-        that do not read the mailbox, and by the next reader if this one dies) and to listeners."""
-        if rebuilding == self._rebuilding and self._rebuilding_said:
+        that do not read the mailbox, and by the next reader if this one dies) and to listeners
+        (on a change, or when `say`: the index's state changed otherwise)."""
+        if rebuilding == self._rebuilding and self._rebuilding_said and not say:
             return
         self._rebuilding = rebuilding
+        self._rebuilding_said = False  # until written: a failed write is tried again next time
         await self._index.set_meta(REBUILDING_KEY, "1" if rebuilding else "0")
         self._rebuilding_said = True
         for listener in self._state_listeners:
@@ -259,6 +261,7 @@ class Sync:
             self._in_costly.clear()
             await self._index.clear()
             await self._index.set_meta(GENERATION_KEY, generation)
+            await self._set_rebuilding(self._rebuilding, say=True)  # a first generation: readable now
         known = await self._index.known_ids()
         gone = known.difference(present)
         if gone:
@@ -285,6 +288,10 @@ class Sync:
         """Catch up, then index each batch the source announces until it stops."""
         # The process that parses big mail keeps its memory from piling up (gateway/memory.py).
         tune_allocator()
+        # A reader again after another gateway read meanwhile: caught up only once it has
+        # looked, and the costly copies an earlier turn queued get their lane back.
+        self._caught_up = False
+        self._start_lane()
         try:
             await self._run()
         finally:

@@ -217,8 +217,15 @@ class ImapSource:
 
     async def follow(self) -> None:
         """Start the watcher (IDLE): this gateway reads the mailbox from now on."""
-        if self._stopping.is_set() or (self._watcher is not None and self._watcher.is_alive()):
+        if self._stopping.is_set():
             return
+        if self._watcher is not None and self._watcher.is_alive():
+            if not self._halt.is_set():
+                return  # following already
+            # An earlier watcher still winds down (stuck connecting): it leaves on its own.
+            await asyncio.to_thread(self._watcher.join, 10)
+            if self._watcher.is_alive():
+                log.warning("the previous IMAP watcher has not stopped; starting a new one beside it")
         self._halt = threading.Event()
         self._watcher = threading.Thread(target=self._watch, args=(self._halt,), name="imap-watcher", daemon=True)
         self._watcher.start()
@@ -232,9 +239,11 @@ class ImapSource:
             # Wakes the watcher out of its poll() at once; it then closes the connection.
             with contextlib.suppress(OSError):
                 client.socket().shutdown(socket.SHUT_RDWR)
-        if self._watcher is not None:
-            await asyncio.to_thread(self._watcher.join, 10)
-            self._watcher = None
+        watcher = self._watcher
+        if watcher is not None:
+            await asyncio.to_thread(watcher.join, 10)
+            if not watcher.is_alive():  # else `follow` must not start a second one beside it
+                self._watcher = None
 
     async def stop(self) -> None:
         """Close both connections; a pending `next_batch` returns None."""

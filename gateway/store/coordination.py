@@ -47,9 +47,11 @@ class News:
     """What changed; a listener looks in the store itself for what it means."""
 
     addresses: frozenset[str] = frozenset()
-    """Mail granted to these was indexed, or a claim on mail of theirs was given back."""
+    """Mail granted to these was indexed, or a claim on mail of theirs was given back; with
+    `tokens`, whose identity (token) changed."""
     tokens: bool = False
-    """A token or an identity changed: long requests check that they may go on."""
+    """A token or an identity changed: long requests check that they may go on (those about
+    `addresses` when some are named, else every one: the admin's or a provisioner's token)."""
     hint: bool = False
     """The mailbox may hold new mail: the reader looks now (a push hint heard by another gateway)."""
     state: bool = False

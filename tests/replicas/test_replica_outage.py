@@ -59,9 +59,12 @@ def test_replicas_answer_503_while_postgres_is_down_then_recover_and_lose_nothin
                 down = _status(gateway, f"/v1/identities/{address}/messages")
                 assert down.status_code == 503, down.text  # fails closed: no local fallback
                 assert int(down.headers["Retry-After"]) > 0
-                not_ready = _status(gateway, "/ready")
-                assert not_ready.status_code == 503
-                assert not_ready.json()["database"] == "unreachable"
+
+                def unready(gateway: ServeProcess = gateway) -> bool:
+                    answer = _status(gateway, "/ready")  # its own connection, checked every second
+                    return answer.status_code == 503 and answer.json()["database"] == "unreachable"
+
+                wait_until(unready, 30, f"{gateway.base_url} to say the database is unreachable")
             group.send([(address, f"during {tag}")])  # Dovecot keeps taking mail meanwhile
         finally:
             own_cluster.resume()

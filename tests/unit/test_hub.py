@@ -92,3 +92,10 @@ async def test_with_company_publish_goes_through_the_announcement_only() -> None
         assert not await a.wait(0)  # rung when the announcement comes back (the store's coordination)
         hub.heard(said[0])
         assert await a.wait(0)
+
+
+async def test_an_identitys_token_news_rings_its_address_and_the_streams_over_every_identity() -> None:
+    hub = Hub(per_address=5, total=10)
+    with hub.subscribe("a@x") as a, hub.subscribe("b@x") as b, hub.subscribe_all() as every:
+        hub.heard(News(frozenset({"a@x"}), tokens=True))
+        assert [await s.wait(0) for s in (a, b, every)] == [True, False, True]

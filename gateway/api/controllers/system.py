@@ -68,8 +68,9 @@ class ReadyOut(msgspec.Struct):
 )
 async def ready(readiness: NamedDependency[ReadyOut]) -> Response[ReadyOut]:
     """`ready` while the store answers, this gateway hears the others (their wake-ups and token
-    changes), the index is not being rebuilt and, on the reader, new mail is indexed; needs no token.
+    changes) and, on the reader, new mail is indexed; needs no token.
 
-    503 `not ready` with the reason otherwise: it recovers on its own.
+    503 `not ready` with the reason otherwise: it recovers on its own. An index being rebuilt
+    keeps it ready (mail reads answer 503 meanwhile; everything else works).
     """
     return Response(readiness, status_code=200 if readiness.status == "ready" else 503)

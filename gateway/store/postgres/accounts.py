@@ -65,14 +65,16 @@ class PostgresAccounts:
             return None
         return Principal("identity", token_id, identity)
 
-    async def _announce_tokens(self, conn: Connection) -> None:
-        """Tell every gateway, when this transaction commits, that a token or identity changed."""
-        for channel, payload in notify_sql(News(tokens=True)):
+    async def _announce_tokens(self, conn: Connection, local: str | None = None) -> None:
+        """Tell every gateway, when this transaction commits, that a token changed: the identity's
+        (`local`: only requests about it look again) or the admin's or a provisioner's (all do)."""
+        addresses = frozenset() if local is None else frozenset({f"{local}@{self.domain}"})
+        for channel, payload in notify_sql(News(addresses, tokens=True)):
             await conn.execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
-    async def _end_sessions_of(self, conn: Connection, identity_id: int) -> None:
+    async def _end_sessions_of(self, conn: Connection, identity_id: int, local: str) -> None:
         """End the identity's `/ui` sessions and every gateway's waits and streams on its token."""
-        await self._announce_tokens(conn)
+        await self._announce_tokens(conn, local)
         await conn.execute(
             "DELETE FROM ui_sessions WHERE token_hash IN"
             " (SELECT hash FROM tokens WHERE identity_id = %s AND kind = 'identity')",
@@ -80,7 +82,7 @@ class PostgresAccounts:
         )
 
     async def _retire(self, conn: Connection, identity_id: int, local: str, since: float) -> None:
-        await self._end_sessions_of(conn, identity_id)
+        await self._end_sessions_of(conn, identity_id, local)
         await conn.execute("DELETE FROM identities WHERE id = %s", (identity_id,))  # tokens, marks, claims cascade
         # Its finished sends with their delivery rows; unfinished ones still go out (accepted mail)
         # and go when they finish (gateway/store/outbox.py).
@@ -281,7 +283,7 @@ class PostgresTokens(PostgresAccounts):
         token = new_token()
         async with self._db.transaction() as conn:
             # The sessions would fail their token check anyway; deleting them keeps no dead rows.
-            await self._end_sessions_of(conn, identity.id)
+            await self._end_sessions_of(conn, identity.id, identity.local_part)
             cur = await conn.execute(
                 "UPDATE tokens SET hash = %s WHERE identity_id = %s AND kind = 'identity'",
                 (hash_token(token), identity.id),

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Final
+from typing import Any, Final
 
 import psycopg
 
@@ -41,6 +41,13 @@ TAKE_EVERY: Final = 1.0  # a standby asks for the reader role this often
 CHECK_EVERY: Final = 1.0  # the reader checks the connection that holds its lock this often
 CHECK_TIMEOUT: Final = 3.0  # a check that takes longer than this is a lost connection
 RETRY_MAX: Final = 5.0  # the longest pause between two tries to reach the database again
+MAX_HELD_ADDRESSES: Final = 10_000  # news waiting to be sent names at most this many addresses
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a check's error as seen: it was reported (or the check was abandoned)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def notify_sql(news: News) -> list[tuple[str, str]]:
@@ -113,17 +120,21 @@ class PostgresCoordination:
         """Check the lock's connection every CHECK_EVERY s; set `lost` when it fails."""
         while True:
             await asyncio.sleep(CHECK_EVERY)
-            try:
-                async with asyncio.timeout(CHECK_TIMEOUT):
-                    await conn.execute("SELECT 1")
-            except (TimeoutError, psycopg.Error, OSError) as exc:
-                log.warning(
-                    "the database connection holding the reader role failed (%s): this gateway stops"
-                    " reading the mailbox; another takes over",
-                    type(exc).__name__,
-                )
-                lost.set()
-                return
+            # Not asyncio.timeout around the query: psycopg's cancel of a stuck query can take
+            # seconds more, and the role must be given up the moment the check is late.
+            check = asyncio.ensure_future(conn.execute("SELECT 1"))
+            check.add_done_callback(_retrieve)
+            done, _ = await asyncio.wait({check}, timeout=CHECK_TIMEOUT)
+            failure = None if not done else check.exception()
+            if done and failure is None:
+                continue
+            log.warning(
+                "the database connection holding the reader role failed (%s): this gateway stops"
+                " reading the mailbox; another takes over",
+                "no answer" if not done else type(failure).__name__,
+            )
+            lost.set()
+            return
 
     # --- news ---------------------------------------------------------------------------
 
@@ -136,16 +147,25 @@ class PostgresCoordination:
             self._sender = asyncio.get_running_loop().create_task(self._send(), name="news")
 
     async def _send(self) -> None:
-        """NOTIFY what was announced; news announced meanwhile goes in the next round."""
+        """NOTIFY what was announced; news announced meanwhile goes in the next round. A round
+        that fails is merged back and tried again (backing off): a standby whose own connection
+        is fine would otherwise never hear of mail indexed while the reader's pool was busy."""
+        pause = 0.1
         while self._outgoing:
             news, self._outgoing = self._outgoing, News()
             try:
                 async with self._db.transaction() as conn:
                     for payload in encode(news, self.origin):
                         await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                pause = 0.1
             except (StoreError, StoreUnavailable, psycopg.Error) as exc:
-                # The others hear nothing now; each looks again once its own connection is back.
-                log.warning("news for the other gateways was lost: %s", exc)
+                log.warning("news for the other gateways is late (%s); sending it again", exc)
+                merged = news.merge(self._outgoing)
+                if len(merged.addresses) > MAX_HELD_ADDRESSES:  # bounded: "look again, everyone" says it all
+                    merged = News(tokens=merged.tokens, hint=merged.hint, state=merged.state, everything=True)
+                self._outgoing = merged
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX)
 
     def subscribe(self, deliver: Callable[[News], None]) -> None:
         self._listeners.append(deliver)

@@ -27,10 +27,10 @@ Connection = psycopg.AsyncConnection[Row]
 CONNECT_TIMEOUT: Final = 10.0  # seconds libpq may take to reach the server (its connect_timeout)
 log = logging.getLogger(__name__)
 
-KEEPALIVES: Final = "keepalives=1 keepalives_idle=5 keepalives_interval=2 keepalives_count=3"
-"""libpq's TCP keepalives for the connections held alone: a dead server is noticed in ~11 s."""
+KEEPALIVES: Final = {"keepalives": "1", "keepalives_idle": "5", "keepalives_interval": "2", "keepalives_count": "3"}
+"""libpq's TCP keepalives (the URL's own settings win): a dead server is noticed in ~11 s."""
 SERVER_KEEPALIVES: Final = "SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3"
-"""The server's side of the same, per session: a vanished gateway's lock is released in ~11 s."""
+"""The server's side of the same, per session: a vanished gateway's locks are released in ~11 s."""
 BORROW_TIMEOUT: Final = 5.0  # seconds a call waits for a free pooled connection before StoreUnavailable
 _URL_USERINFO: Final = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^:@/\s]*)(?::[^@/\s]*)?@", re.I)
 _KEYWORD_PASSWORD: Final = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.I)
@@ -59,6 +59,12 @@ def scrub(text: str, dsn: str) -> str:
     return _KEYWORD_PASSWORD.sub(r"\1***", text)
 
 
+async def _server_keepalives(conn: Connection) -> None:
+    """Each pooled session: the server probes it too (a held transaction lock must not outlive its gateway)."""
+    await conn.execute(SERVER_KEEPALIVES)
+    await conn.commit()
+
+
 class Database:
     """The pool (made and opened by `start`), and the one way calls borrow a connection from it."""
 
@@ -78,9 +84,12 @@ class Database:
             return
         try:
             # The URL's own connect_timeout, when it has one, wins over ours.
-            given = "connect_timeout" in conninfo_to_dict(self._dsn)
-            timeout = {} if given else {"connect_timeout": str(max(1, round(self._connect_timeout)))}
-            conninfo = make_conninfo(self._dsn, **timeout)
+            given = conninfo_to_dict(self._dsn)
+            ours = {"connect_timeout": str(max(1, round(self._connect_timeout)))}
+            # Keepalives on every connection: a gateway whose host vanished mid-transaction must
+            # not keep the index's lock for the OS default of two hours.
+            ours.update(KEEPALIVES)
+            conninfo = make_conninfo(self._dsn, **{k: v for k, v in ours.items() if k not in given})
         except psycopg.Error as exc:
             raise StoreError(f"AGENTMAIL_DATABASE_URL is not a valid PostgreSQL URL: {self.scrub(exc)}") from None
         # The pool retries a refused connection until its timeout and then only says it timed
@@ -100,6 +109,7 @@ class Database:
             # A connection the server dropped (a restart, a failover) is replaced before use,
             # instead of failing the first call made on it: one round trip per borrow.
             check=AsyncConnectionPool.check_connection,
+            configure=_server_keepalives,
             name="agentmail-store",
         )
         try:
@@ -126,10 +136,14 @@ class Database:
         if self._conninfo is None:
             raise StoreError("the PostgreSQL store is not started (or already closed)")
         try:
-            conn = await psycopg.AsyncConnection.connect(f"{self._conninfo} {KEEPALIVES}", autocommit=True)
-            await conn.execute(SERVER_KEEPALIVES)
+            conn = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
         except (psycopg.OperationalError, OSError) as exc:
             log.warning("%s is unavailable: %s", self.where, self.scrub(exc))
+            raise StoreUnavailable("the database cannot be reached right now; try again") from None
+        try:
+            await conn.execute(SERVER_KEEPALIVES)
+        except BaseException:
+            await conn.close()
             raise StoreUnavailable("the database cannot be reached right now; try again") from None
         return conn
 

@@ -206,7 +206,7 @@ class SqliteIdentities(SqliteAccounts):
                 self._retire(conn, identity.id, identity.local_part, self._clock())
 
         await self._db.run(retire)
-        self._announce(News(tokens=True))
+        self._announce(News(frozenset({identity.address}), tokens=True))
 
 
 class SqliteTokens(SqliteAccounts):
@@ -303,7 +303,7 @@ class SqliteTokens(SqliteAccounts):
                 ).rowcount
 
         changed = await self._db.run(rotate)
-        self._announce(News(tokens=True))
+        self._announce(News(frozenset({identity.address}), tokens=True))
         if changed == 0:
             raise NotFound("no such identity")
         return token

@@ -39,6 +39,7 @@ bench: setup
 	$(PY) bench/extract.py
 	$(PY) bench/ingest.py
 	$(PY) bench/rebuild.py
+	$(PY) bench/replicas.py
 
 # A wheel of the whole distribution (gateway/ and mcp_server/) in dist/: `pip install dist/*.whl`.
 dist: setup

@@ -70,6 +70,7 @@ def test_replicas_answer_503_while_postgres_is_down_then_recover_and_lose_nothin
             own_cluster.resume()
 
         wait_until(lambda: None not in roles(gateways), READY_TIMEOUT, lambda: f"both ready again: {roles(gateways)}")
+        group.reader()  # one of them took the reader role again (waits until exactly one has)
         assert sorted(roles(gateways), key=str) == ["reader", "standby"]
         wanted = {f"before {tag}", f"during {tag}"}
         for gateway in gateways:

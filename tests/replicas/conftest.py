@@ -102,19 +102,24 @@ class Replicas:
         return ids
 
 
-@pytest.fixture
-def replicas(mailstack: MailStack, postgres_dsn: str, tmp_path: Path) -> Iterator[Replicas]:
-    """Two replicas, both ready: one reader, one standby."""
-    gateways = [
+def replica_processes(stack: MailStack, dsn: str, tmp_path: Path) -> list[ServeProcess]:
+    """Two replicas on `stack` and the database `dsn`, not started; the first hears Dovecot's push."""
+    return [
         ServeProcess(
             tmp_path / f"data-{i}",
             tmp_path / f"log-{i}",
-            domain=mailstack.domain,
-            env=replica_env(mailstack, postgres_dsn, push=i == 0),
+            domain=stack.domain,
+            env=replica_env(stack, dsn, push=i == 0),
             admin_token=ADMIN_TOKEN,
         )
         for i in range(2)
     ]
+
+
+@pytest.fixture
+def replicas(mailstack: MailStack, postgres_dsn: str, tmp_path: Path) -> Iterator[Replicas]:
+    """Two replicas, both ready: one reader, one standby."""
+    gateways = replica_processes(mailstack, postgres_dsn, tmp_path)
     try:
         for gateway in gateways:
             gateway.start()

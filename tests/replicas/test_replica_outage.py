@@ -9,10 +9,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ADMIN_TOKEN
 from tests.mailstack import MailStack
 from tests.postgres import PostgresCluster
-from tests.replicas.conftest import READY_TIMEOUT, Replicas, replica_env, roles
+from tests.replicas.conftest import READY_TIMEOUT, Replicas, replica_processes, roles
 from tests.serve import ServeProcess, wait_until
 
 pytestmark = pytest.mark.timeout(300)
@@ -34,16 +33,7 @@ def test_replicas_answer_503_while_postgres_is_down_then_recover_and_lose_nothin
     mailstack: MailStack, own_cluster: PostgresCluster, tmp_path: Path
 ) -> None:
     dsn = own_cluster.create_database("outage")
-    gateways = [
-        ServeProcess(
-            tmp_path / f"data-{i}",
-            tmp_path / f"log-{i}",
-            domain=mailstack.domain,
-            env=replica_env(mailstack, dsn, push=i == 0),
-            admin_token=ADMIN_TOKEN,
-        )
-        for i in range(2)
-    ]
+    gateways = replica_processes(mailstack, dsn, tmp_path)
     try:
         for gateway in gateways:
             gateway.start()

@@ -72,6 +72,16 @@ class PostgresCoordination:
     def hearing(self) -> bool:
         return self._hearing
 
+    async def _connect(self) -> Connection:
+        """A connection of its own, once the server can be reached (trying again, backing off)."""
+        pause = 0.5
+        while True:
+            try:
+                return await self._db.connect_alone()
+            except StoreUnavailable:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX)
+
     # --- the reader role ----------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -90,15 +100,8 @@ class PostgresCoordination:
 
     async def _take(self) -> Connection:
         """A connection whose session holds the reader lock, once no other session does."""
-        pause = TAKE_EVERY
         while True:
-            try:
-                conn = await self._db.connect_alone()
-            except StoreUnavailable:
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, RETRY_MAX)
-                continue
-            pause = TAKE_EVERY
+            conn = await self._connect()
             try:
                 while True:
                     cur = await conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_NAMESPACE, LOCK_READER))
@@ -110,7 +113,7 @@ class PostgresCoordination:
                 log.warning("asking for the reader role failed (%s); trying again", type(exc).__name__)
                 with contextlib.suppress(psycopg.Error, OSError):
                     await conn.close()
-                await asyncio.sleep(pause)
+                await asyncio.sleep(TAKE_EVERY)
             except BaseException:
                 with contextlib.suppress(psycopg.Error, OSError):
                     await conn.close()
@@ -175,15 +178,9 @@ class PostgresCoordination:
             deliver(news)
 
     async def run(self) -> None:
-        pause = 0.5
         try:
             while True:
-                try:
-                    conn = await self._db.connect_alone()
-                except StoreUnavailable:
-                    await asyncio.sleep(pause)
-                    pause = min(pause * 2, RETRY_MAX)
-                    continue
+                conn = await self._connect()
                 try:
                     await self._hear(conn)
                 except (psycopg.Error, OSError, TimeoutError) as exc:
@@ -196,8 +193,7 @@ class PostgresCoordination:
                         self._deliver(News(everything=True, state=True))  # fail closed: everyone looks again
                     with contextlib.suppress(psycopg.Error, OSError):
                         await conn.close()
-                pause = 0.5
-                await asyncio.sleep(pause)
+                await asyncio.sleep(0.5)  # a connection that just failed: not at once again
         finally:
             self._hearing = False
 

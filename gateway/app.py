@@ -56,7 +56,7 @@ from gateway.sources.local import LocalSource
 from gateway.store import Store
 from gateway.store.lineage import mark_mailbox
 from gateway.store.open import open_store
-from gateway.sync import Sync, build_records
+from gateway.sync import FAILING_AFTER, Sync, build_records
 from gateway.ui import security_headers, ui_router, with_ui_pages
 from gateway.workers import RecordBuilder
 
@@ -100,7 +100,8 @@ class Gateway:
         while the index is built from the mailbox (mail reads answer 503 meanwhile)."""
         status: Literal["ok", "rebuilding", "failing"] = "rebuilding" if self.roles.rebuilding else "ok"
         ended = any(task.done() and not task.cancelled() and task.exception() for task in self.essential)
-        if ended or self.roles.stopped or (self.roles.role == "reader" and self.sync.failing):
+        cannot_read = self.roles.failed_starts >= FAILING_AFTER
+        if ended or cannot_read or self.roles.stopped or (self.roles.role == "reader" and self.sync.failing):
             status = "failing"
         return HealthOut(status, self.source.kind, "ok" if self.source.reachable else "unreachable")
 
@@ -269,6 +270,7 @@ def create_app(settings: Settings, *, source: MailSource | None = None) -> Lites
                 task.cancel()
             news.cancel()
             await asyncio.wait([*pending, news], timeout=10)
+            await coordination.close()
             await gw.roles.release()
             await gw.sync.close()
             await gw.store.engine.close()

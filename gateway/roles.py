@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any, Final, Literal
 
 from gateway.errors import StoreError, StoreUnavailable
@@ -62,6 +62,8 @@ class Roles:
         self.role: Literal["reader", "standby"] = "standby" if coordination.shared else "reader"
         self.sync_task: asyncio.Task[None] | None = None
         """The sync while this gateway reads the mailbox (None before it ever did)."""
+        self.failed_starts = 0
+        """Tries in a row to start reading that failed (the role was given up each time)."""
         self.stopped = False
         """The sync ended while this gateway held the role (it crashed, or the gateway is stopping):
         it reads no more, and gave the role up for another gateway to take."""
@@ -132,14 +134,9 @@ class Roles:
         """Read the mailbox whenever this gateway holds the reader role; ends with the sync."""
         watcher = asyncio.create_task(self._watch_state(), name="index state")
         try:
-            if self._held is not None and self._held_lost is not None:
-                held, self._held = self._held, None
-                async with held:
-                    if await self._read(self._held_lost):
-                        return
             while True:
                 try:
-                    async with self._coordination.reader() as lost:
+                    async with self._role() as lost:
                         if await self._read(lost):
                             return
                 except Exception:
@@ -147,12 +144,25 @@ class Roles:
                     # the role is given up above, and taken again once reading can start.
                     log.exception("reading the mailbox failed; trying again")
                     self._pause = RETRY_PAUSE
+                if self._pause:
+                    self.failed_starts += 1  # /health says failing after a few in a row
                 await asyncio.sleep(self._pause)
                 self._pause = 0.0
         finally:
             watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
+
+    @contextlib.asynccontextmanager
+    async def _role(self) -> AsyncIterator[asyncio.Event]:
+        """The reader role: the one taken at start (exclusive) the first time, else asked for."""
+        held, self._held = self._held, None
+        if held is not None and self._held_lost is not None:
+            async with held:
+                yield self._held_lost
+            return
+        async with self._coordination.reader() as lost:
+            yield lost
 
     async def _read(self, lost: asyncio.Event) -> bool:
         """Read until the role is lost (False) or the sync ends (True: stopping, or it crashed)."""
@@ -167,6 +177,7 @@ class Roles:
             self._prepared = False
             # Only now: until its sync has looked, the index's state is the one the meta says.
             self.role = "reader"
+            self.failed_starts = 0
             sync = self.sync_task = asyncio.create_task(self._sync.run(), name="sync")
             sync.add_done_callback(_log_crash)
             for name, duty in self._duties:
@@ -174,6 +185,8 @@ class Roles:
                 task.add_done_callback(_log_crash)
                 duties.append(task)
             await asyncio.wait([sync, losing], return_when=asyncio.FIRST_COMPLETED)
+            if losing.done() and self._coordination.shared:
+                self.role = "standby"  # at once: another gateway may hold the role already
             self.stopped = sync.done()
             return self.stopped
         except (StoreError, StoreUnavailable) as exc:

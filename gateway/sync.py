@@ -34,7 +34,7 @@ from gateway.sources.base import Changes, MailSource, SourceUnavailable, StoredM
 from gateway.store import CopyRecord, MessageIndex
 from gateway.workers import RecordBuilder
 
-__all__ = ["GENERATION_KEY", "REBUILDING_KEY", "Sync", "build_record", "build_records", "sent_grant"]
+__all__ = ["FAILING_AFTER", "GENERATION_KEY", "REBUILDING_KEY", "Sync", "build_record", "build_records", "sent_grant"]
 
 log = logging.getLogger(__name__)
 
@@ -291,6 +291,7 @@ class Sync:
         # A reader again after another gateway read meanwhile: caught up only once it has
         # looked, and the costly copies an earlier turn queued get their lane back.
         self._caught_up = False
+        self._failures = 0  # an earlier turn's failures are not this one's
         self._start_lane()
         try:
             await self._run()

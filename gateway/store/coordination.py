@@ -63,13 +63,15 @@ class News:
         return bool(self.addresses) or self.tokens or self.hint or self.state or self.everything
 
     def merge(self, other: News) -> News:
-        """Both pieces of news in one."""
+        """Both pieces of news in one (never narrower: a token change that concerned every
+        request does not become one about the other piece's addresses)."""
+        everyone = any(n.tokens and not n.addresses for n in (self, other))
         return News(
             self.addresses | other.addresses,
             self.tokens or other.tokens,
             self.hint or other.hint,
             self.state or other.state,
-            self.everything or other.everything,
+            self.everything or other.everything or (everyone and bool(self.addresses | other.addresses)),
         )
 
 
@@ -132,6 +134,9 @@ class Coordination(Protocol):
     async def run(self) -> None:
         """Keep hearing the other gateways until cancelled (nothing to do for a gateway alone)."""
 
+    async def close(self) -> None:
+        """Stop sending news (before the store closes)."""
+
 
 class LocalCoordination:
     """One process alone on its store: the reader role from the start, news delivered in-process."""
@@ -156,3 +161,6 @@ class LocalCoordination:
 
     async def run(self) -> None:
         await asyncio.Future()  # nobody else to hear: until cancelled
+
+    async def close(self) -> None:
+        """Nothing to stop."""

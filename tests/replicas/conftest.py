@@ -36,6 +36,9 @@ def replica_env(stack: MailStack, dsn: str, *, push: bool) -> dict[str, str]:
         env.pop("AGENTMAIL_PUSH_LISTEN", None)
         env.pop("AGENTMAIL_PUSH_SECRET", None)
     env["AGENTMAIL_DATABASE_URL"] = dsn
+    # One wait or stream per address and gateway: a test knows a wait is open there when a probe
+    # `wait?timeout=0` for the same address answers 429 (`open_wait`).
+    env["AGENTMAIL_WAIT_MAX_PER_ADDRESS"] = "1"
     env["AGENTMAIL_LOG_LEVEL"] = os.environ.get("DBG_LEVEL", "info")
     return env
 

@@ -38,6 +38,21 @@ async def _wait(replica: ServeProcess, address: str, token: str, **params: Any) 
         return await client.get(f"/v1/identities/{address}/wait", params={"timeout": WAIT, **params})
 
 
+async def _open_wait(replica: ServeProcess, address: str, token: str) -> asyncio.Task[httpx.Response]:
+    """A wait on `replica`, returned once it is open there: the replicas allow one per address,
+    so a probe `wait?timeout=0` answers 429 then (408 before)."""
+    async with asyncio.timeout(30):
+        while True:
+            task = asyncio.create_task(_wait(replica, address, token))
+            while not task.done():
+                probe = await _wait(replica, address, token, timeout=0)
+                if probe.status_code == 429 and not task.done():
+                    return task
+                assert probe.status_code in (408, 429), probe.text
+            # The wait came while a probe held the address's one place: send it again.
+            assert (await task).status_code == 429
+
+
 def _listing(replica: ServeProcess, address: str, token: str) -> list[dict[str, Any]]:
     with replica.client(token) as client:
         response = client.get(f"/v1/identities/{address}/messages", params={"limit": 200})
@@ -109,6 +124,17 @@ async def test_a_rotation_on_one_replica_ends_a_stream_on_the_other(replicas: Re
         async with asyncio.timeout(10):
             async for _ in stream.aiter_lines():
                 pass
+
+
+async def test_a_rotation_on_one_replica_ends_a_wait_on_the_other(replicas: Replicas) -> None:
+    reader = replicas.reader()
+    standby = replicas.other(reader)
+    address, token = replicas.create_identity(reader, f"rotw-{secrets.token_hex(3)}")
+    wait = await _open_wait(standby, address, token)  # open on the standby before the rotation
+    with reader.client() as admin:
+        assert admin.post(f"/v1/identities/{address}/rotate").status_code == 200
+    answer = await asyncio.wait_for(wait, 10)  # a wait of WAIT s: only the rotation's news ends it
+    assert answer.status_code == 401, answer.text
 
 
 async def test_a_read_on_one_is_seen_on_the_other_and_deletes_on_both_expunge_the_copies(replicas: Replicas) -> None:

@@ -59,3 +59,12 @@ async def test_a_gateway_alone_holds_the_reader_role_and_hears_itself() -> None:
     coordination.announce(News(tokens=True))
     coordination.announce(News())  # nothing to say: nobody is called
     assert heard == [News(tokens=True)]
+
+
+def test_merging_never_narrows_a_token_change_that_concerned_everyone() -> None:
+    everyone = News(tokens=True)
+    mail = News(frozenset({"a@x"}))
+    for merged in (everyone.merge(mail), mail.merge(everyone)):
+        assert merged.tokens and merged.everything  # still rings every request
+    one = News(frozenset({"b@x"}), tokens=True).merge(mail)
+    assert one == News(frozenset({"a@x", "b@x"}), tokens=True)  # both named: rings just those

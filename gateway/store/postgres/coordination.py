@@ -161,7 +161,9 @@ class PostgresCoordination:
                     for payload in encode(news, self.origin):
                         await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
                 pause = 0.1
-            except (StoreError, StoreUnavailable, psycopg.Error) as exc:
+            except StoreError:
+                return  # the store is closed: this gateway is stopping
+            except (StoreUnavailable, psycopg.Error) as exc:
                 log.warning("news for the other gateways is late (%s); sending it again", exc)
                 merged = news.merge(self._outgoing)
                 if len(merged.addresses) > MAX_HELD_ADDRESSES:  # bounded: "look again, everyone" says it all
@@ -172,6 +174,13 @@ class PostgresCoordination:
 
     def subscribe(self, deliver: Callable[[News], None]) -> None:
         self._listeners.append(deliver)
+
+    async def close(self) -> None:
+        """Stop sending news (the gateway stops; what was not sent is what the others' reconnect covers)."""
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            sender.cancel()
+            await asyncio.gather(sender, return_exceptions=True)
 
     def _deliver(self, news: News) -> None:
         for deliver in self._listeners:
@@ -207,5 +216,10 @@ class PostgresCoordination:
                 if heard is None or heard[0] == self.origin:
                     continue  # not ours to read, or our own (delivered when announced)
                 self._deliver(heard[1])
-            async with asyncio.timeout(CHECK_TIMEOUT):  # silence: is the server still there?
-                await conn.execute("SELECT 1")
+            # Silence: is the server still there? (Not asyncio.timeout: see `_hold`.)
+            check = asyncio.ensure_future(conn.execute("SELECT 1"))
+            check.add_done_callback(_retrieve)
+            done, _ = await asyncio.wait({check}, timeout=CHECK_TIMEOUT)
+            if not done:
+                raise TimeoutError("the database did not answer a check")
+            check.result()

@@ -122,6 +122,7 @@ class Database:
     async def close(self) -> None:
         """Close every pooled connection (nothing happens when the pool was never opened)."""
         pool, self._pool = self._pool, None
+        self._conninfo = None  # nothing connects alone after close either
         if pool is not None:
             await pool.close()
 
@@ -142,9 +143,12 @@ class Database:
             raise StoreUnavailable("the database cannot be reached right now; try again") from None
         try:
             await conn.execute(SERVER_KEEPALIVES)
-        except BaseException:
+        except (psycopg.Error, OSError):
             await conn.close()
             raise StoreUnavailable("the database cannot be reached right now; try again") from None
+        except BaseException:  # a cancellation stays one
+            await conn.close()
+            raise
         return conn
 
     def scrub(self, exc: BaseException) -> str:

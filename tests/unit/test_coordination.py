@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import cast
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gateway.errors import StoreUnavailable
 from gateway.store.coordination import MAX_PAYLOAD_BYTES, LocalCoordination, News, decode, encode
+from gateway.store.postgres.coordination import PostgresCoordination
+from gateway.store.postgres.database import Database
 
 addresses = st.from_regex(r"[a-z0-9][a-z0-9._+-]{0,63}@[a-z0-9-]{1,20}\.[a-z]{2,6}", fullmatch=True)
 news = st.builds(
@@ -68,3 +76,41 @@ def test_merging_never_narrows_a_token_change_that_concerned_everyone() -> None:
         assert merged.tokens and merged.everything  # still rings every request
     one = News(frozenset({"b@x"}), tokens=True).merge(mail)
     assert one == News(frozenset({"a@x", "b@x"}), tokens=True)  # both named: rings just those
+
+
+class _FlakyDatabase:
+    """Stands in for the pool: its first `failures` transactions fail as an unreachable server's would."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.sent: list[str] = []
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_FlakyDatabase]:
+        if self.failures:
+            self.failures -= 1
+            raise StoreUnavailable("the database cannot be reached right now; try again")
+        yield self
+
+    async def execute(self, query: str, params: tuple[str, str]) -> None:
+        self.sent.append(params[1])
+
+
+async def test_news_that_fails_to_send_is_kept_and_sent_again_with_what_came_meanwhile() -> None:
+    db = _FlakyDatabase(failures=2)
+    coordination = PostgresCoordination(cast(Database, db))
+    heard: list[News] = []
+    coordination.subscribe(heard.append)
+    coordination.announce(News(frozenset({"a@x"})))
+    coordination.announce(News(frozenset({"b@x"})))
+    assert heard == [News(frozenset({"a@x"})), News(frozenset({"b@x"}))]  # here at once, whatever the store
+    sender = coordination._sender  # the task sending to the others, retrying with backoff
+    assert sender is not None
+    await asyncio.wait_for(sender, 10)
+    decoded = [decode(payload) for payload in db.sent]
+    assert db.failures == 0 and decoded
+    addresses: set[str] = set()
+    for item in decoded:
+        assert item is not None and item[0] == coordination.origin
+        addresses |= item[1].addresses
+    assert addresses == {"a@x", "b@x"}  # nothing lost to the failures

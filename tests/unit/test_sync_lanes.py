@@ -360,3 +360,28 @@ async def test_a_long_catch_up_is_written_in_groups_in_mailbox_order(parts: tupl
     assert [i for w in writes for i in w] == ids
     grants = await store.index.grants_after(None, limit=len(ids) + 1)
     assert [g.message_id for g in grants] == ids  # indexed (sequenced) in the order they came
+
+
+async def test_the_rebuilding_state_is_written_to_the_index_and_a_failed_write_is_tried_again(
+    parts: tuple[LocalSource, Store, Sync], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, store, sync = parts
+    told: list[bool] = []
+    sync.on_state(lambda: told.append(sync.rebuilding))
+    await source.deliver(make_message(to=f"a@{DOMAIN}").as_bytes(), [f"a@{DOMAIN}"])
+    await sync.prepare()  # a new index over a mailbox with mail: rebuilding, said in the meta
+    assert sync.rebuilding and await store.index.get_meta(sync_module.REBUILDING_KEY) == "1"
+    real = store.index.set_meta
+    failures = [sqlite3.OperationalError("database is locked")]
+
+    async def flaky(key: str, value: str) -> None:
+        if (key, value) == (sync_module.REBUILDING_KEY, "0") and failures:
+            raise failures.pop()
+        await real(key, value)
+
+    monkeypatch.setattr(store.index, "set_meta", flaky)
+    with pytest.raises(sqlite3.OperationalError):
+        await sync.catch_up()  # indexed, but saying "done" failed
+    await sync.catch_up()  # the next catch-up says it again, even though nothing changed here
+    assert not sync.rebuilding and await store.index.get_meta(sync_module.REBUILDING_KEY) == "0"
+    assert told[0] is True and told[-1] is False

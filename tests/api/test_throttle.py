@@ -18,7 +18,8 @@ import pytest
 from gateway.api.throttle import MAX_BAD_TOKENS
 from gateway.config import SettingError, Settings
 from gateway.serve import proxy_options
-from tests.conftest import ADMIN_TOKEN, RunningGateway, assert_error, run_gateway
+from tests.conftest import ADMIN_TOKEN, RunningGateway, assert_error, mailstack_settings, run_gateway
+from tests.mailstack import MailStack
 from tests.ui.test_sessions import MAX_FAILED_LOGINS, csrf_of, login, ui_client
 
 WRONG = "am_wrong-token-00000000000000000000"
@@ -62,10 +63,14 @@ async def test_a_valid_token_is_never_throttled_from_the_same_address(gateway: R
 
 
 async def test_replicas_on_one_database_count_together(
-    base_make_settings: Callable[..., Settings], postgres_dsn: str, tmp_path: Path
+    base_make_settings: Callable[..., Settings], postgres_dsn: str, mailstack: MailStack, tmp_path: Path
 ) -> None:
-    first = base_make_settings(database_url=postgres_dsn)
-    second = base_make_settings(database_url=postgres_dsn, data_dir=tmp_path / "replica")
+    # Replicas read one Dovecot: the embedded intake is one gateway per database (it refuses a second).
+    stack = mailstack_settings(mailstack)
+    stack.pop("push_listen", None)  # Dovecot pushes to one gateway: the first (as in production)
+    stack.pop("push_secret", None)
+    first = base_make_settings(database_url=postgres_dsn, **mailstack_settings(mailstack))
+    second = base_make_settings(database_url=postgres_dsn, data_dir=tmp_path / "replica", **stack)
     async with run_gateway(first) as one, run_gateway(second) as other:
         await exhaust(one.http)
         assert_throttled(await other.http.get("/v1/identities", headers=bearer(WRONG)))
